@@ -1,0 +1,65 @@
+"""The ``cogtable`` command line: one subcommand per module in :mod:`cogtable.commands`.
+
+A subcommand module defines ``NAME`` and ``HELP`` (one line for ``--help``),
+``add_arguments(parser)`` and ``run(args) -> int``. Modules are found by
+name, so adding a subcommand touches no other file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+import cogtable
+from cogtable import commands
+from cogtable.errors import UserError
+from games.core import BadOptions, BadRecord, IllegalAction
+
+USER_ERRORS = (UserError, BadOptions, BadRecord, IllegalAction)
+"""Errors a user can cause: reported as one line, never as a traceback."""
+
+
+def command_modules() -> list[ModuleType]:
+    """Every subcommand module, sorted by command name."""
+    found = [
+        importlib.import_module(f"{commands.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(commands.__path__)
+        if not info.name.startswith("_")
+    ]
+    return sorted(found, key=lambda module: module.NAME)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="cogtable",
+        description="Referee a game table: camera, Pico, buttons, rules engines and LEDs.",
+    )
+    parser.add_argument("--version", action="version", version=f"cogtable {cogtable.__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for module in command_modules():
+        sub = subparsers.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status (2 for a usage or input error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except USER_ERRORS as error:
+        print(f"cogtable {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""One module per ``cogtable`` subcommand; see :mod:`cogtable.cli` for the protocol."""

@@ -1,0 +1,1 @@
+"""The table profile, gpiozero devices, the LED layout and LED renderers."""

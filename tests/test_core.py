@@ -1,0 +1,110 @@
+"""The engine contract itself, exercised on a toy game that has every kind of turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import (
+    CHANCE,
+    BadOptions,
+    BadRecord,
+    IllegalAction,
+    Record,
+    decode,
+    merge_options,
+)
+from tests import toy_game
+from tests.random_simulation import simulate
+
+
+def test_toy_game_passes_the_random_simulation() -> None:
+    report = simulate(
+        lambda seed: toy_game.new_game(None, seed),
+        toy_game.ACTIONS,
+        games=50,
+        replay_fn=toy_game.replay_toy,
+    )
+    assert report.games == report.finished == 50
+    assert report.plies == 50 * 3 * 3
+    assert report.illegal_checked > 0
+
+
+def test_the_checker_catches_an_engine_that_changes_state_before_refusing() -> None:
+    class Careless(toy_game.ToyState):
+        def _apply(self, action):  # type: ignore[no-untyped-def]
+            self.scores[0] += 100
+            return super()._apply(action)
+
+    with pytest.raises(AssertionError):
+        simulate(
+            lambda seed: Careless({"rounds": 3}, seed),
+            toy_game.ACTIONS,
+            games=1,
+            replay_fn=toy_game.replay_toy,
+        )
+
+
+def test_a_player_who_may_not_act_is_refused_with_a_reason() -> None:
+    state = toy_game.new_game(seed=1)
+    with pytest.raises(IllegalAction, match="chance outcome"):
+        state.apply(toy_game.Pick(1, player=0))
+    state.apply(toy_game.Roll(2, player=CHANCE))
+    state.apply(toy_game.Pick(1, player=0))
+    with pytest.raises(IllegalAction, match="not player 1's turn"):
+        state.apply(toy_game.Pick(2, player=0))
+
+
+def test_sample_chance_depends_only_on_seed_and_ply() -> None:
+    first, second = toy_game.new_game(seed=5), toy_game.new_game(seed=5)
+    assert first.sample_chance() == second.sample_chance()
+    draws = {toy_game.new_game(seed=s).sample_chance().value for s in range(40)}
+    assert draws == {1, 2, 3}
+
+
+def test_merge_options_names_key_value_and_expectation() -> None:
+    assert merge_options({"rounds": 5}, {"rounds": 3}) == {"rounds": 5}
+    with pytest.raises(BadOptions, match="unknown option 'turns'"):
+        merge_options({"turns": 5}, {"rounds": 3})
+    with pytest.raises(BadOptions, match="'rounds' = 'five': expected int"):
+        merge_options({"rounds": "five"}, {"rounds": 3})
+    with pytest.raises(BadOptions, match="expected int"):
+        merge_options({"rounds": True}, {"rounds": 3})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([1, 2], "expected a JSON object"),
+        ({"type": "Jump"}, "unknown type 'Jump'"),
+        ({"type": "Pick", "player": 0}, "missing fields \\['number'\\]"),
+        ({"type": "Pick", "player": 0, "number": 1, "x": 2}, "unexpected fields \\['x'\\]"),
+    ],
+)
+def test_decode_refuses_garbage_with_a_reason(data: object, message: str) -> None:
+    with pytest.raises(BadRecord, match=message):
+        decode(data, toy_game.ACTIONS)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[]", "must be a JSON object"),
+        ('{"game": "toy"}', "lacks"),
+        ('{"game": "chess", "options": {}, "seed": 1, "actions": []}', "unknown game 'chess'"),
+        ('{"game": "x", "options": {}, "seed": "1", "actions": []}', "seed must be"),
+    ],
+)
+def test_record_loads_refuses_garbage_with_a_reason(text: str, message: str) -> None:
+    with pytest.raises(BadRecord, match=message):
+        Record.loads(text)
+
+
+def test_record_round_trips_through_json() -> None:
+    state = toy_game.new_game(seed=3)
+    state.apply(state.sample_chance())
+    state.apply(toy_game.Pick(2, player=1))
+    record = state.record()
+    data = record.to_json()
+    assert data["actions"][1] == {"type": "Pick", "player": 1, "number": 2}
+    assert toy_game.replay_toy(record) == state

@@ -1,0 +1,1 @@
+"""Camera sources, board calibration, readers and the synthetic renderer (numpy + OpenCV)."""
