@@ -1,0 +1,43 @@
+"""``cogtable service``: install, remove and run the kiosk service."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cogtable.service import install
+
+NAME = "service"
+HELP = "Install, uninstall or run cogtable as a systemd kiosk service."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Sub-commands install, uninstall and run."""
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, text in (
+        ("install", "Create the cogtable user, install the unit, udev rule and profile, enable."),
+        ("uninstall", "Disable and remove the service (the profile and journal stay)."),
+    ):
+        sub = actions.add_parser(name, help=text, description=text)
+        sub.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+        sub.add_argument("--root", type=Path, default=Path("/"), help="install into this root")
+        sub.set_defaults(service_action=_install if name == "install" else _uninstall)
+    uninstall = actions.choices["uninstall"]
+    uninstall.add_argument("--purge", action="store_true", help="also remove profile and journal")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out the chosen action."""
+    return int(args.service_action(args) or 0)
+
+
+def _install(args: argparse.Namespace) -> int:
+    plan = install.install_plan(args.root.resolve(), install.installed_executable())
+    install.carry_out(plan, args.dry_run)
+    return 0
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    plan = install.uninstall_plan(args.root.resolve(), args.purge)
+    install.carry_out(plan, args.dry_run)
+    return 0

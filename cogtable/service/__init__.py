@@ -1,0 +1,1 @@
+"""Running cogtable as a systemd kiosk service: notify, watchdog, install, logging."""
