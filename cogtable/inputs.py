@@ -1,0 +1,101 @@
+"""What sensor threads put on the controller's one input queue.
+
+Producers (the camera reader, the Pico link, gpiozero callbacks, the console,
+signal handlers) only build these plain frozen objects and ``put`` them; the
+controller thread alone turns them into changes of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+Peg = tuple[int, int]
+PieceColour = Literal["red", "blue", "gold"]
+ButtonName = Literal["confirm", "undo", "new_game", "pause"]
+PartName = Literal["camera", "link", "gpio"]
+
+
+@dataclass(frozen=True)
+class BoardSettled:
+    """A committed camera reading: the board was still and uncovered for the window.
+
+    ``pieces`` maps every occupied peg to the colour seen there; empty pegs
+    are absent.
+    """
+
+    pieces: Mapping[Peg, PieceColour]
+    frame_time: float = 0.0
+
+
+@dataclass(frozen=True)
+class BoardUnsettled:
+    """The board is moving, covered or unreadable; ``reason`` says which, for the status."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    """A button was pressed, or ``held`` past its hold time; ``seat`` None: a table button."""
+
+    button: ButtonName
+    seat: int | None = None
+    held: bool = False
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    """An electronic or physical die reported a value."""
+
+    die: int
+    value: int
+
+
+@dataclass(frozen=True)
+class ConsoleCommand:
+    """A line typed at the console (mock table, debugging)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class PartStatus:
+    """A sensor or output changed state: ``camera``/``link``/``gpio`` and a short word."""
+
+    part: PartName
+    status: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class ReloadProfile:
+    """SIGHUP: read the table profile again."""
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    """Stop the controller cleanly (SIGTERM, end of a mock game)."""
+
+    reason: str = "stop requested"
+
+
+@dataclass(frozen=True)
+class Stall:
+    """Make the controller hang (tests of the watchdog only)."""
+
+    seconds: float = field(default=3600.0)
+
+
+Input = (
+    BoardSettled
+    | BoardUnsettled
+    | ButtonPressed
+    | DiceRolled
+    | ConsoleCommand
+    | PartStatus
+    | ReloadProfile
+    | Shutdown
+    | Stall
+)
