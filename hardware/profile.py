@@ -1,0 +1,650 @@
+"""The table profile: one TOML file that says what this table has.
+
+A profile names the camera, the board's geometry, the serial port to the Pico,
+the buttons and LEDs on the Pi's own GPIO, the seats and the LED chain. It is
+read with :mod:`tomllib` into frozen dataclasses, and every mistake is reported
+with its dotted key, its value and what was expected, all at once::
+
+    board.peg_pitch_mm = -3: expected a positive number of millimetres
+
+Unknown keys are mistakes too (a misspelt key would otherwise be silently
+ignored). The mock table's profile ships in the package and is the default:
+
+>>> profile = load_profile()
+>>> profile.serial.port, profile.camera.source
+('sim', 'synthetic')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+RGB = tuple[int, int, int]
+Pin = int | str
+"""A GPIO pin as gpiozero names it: a BCM number (17) or a name ("GPIO17", "BOARD11")."""
+
+CAMERA_KEYWORDS = ("synthetic", "picamera2")
+SERIAL_KEYWORDS = ("auto", "sim")
+PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
+ARUCO_IDS = range(50)
+"""Marker ids of the DICT_4X4_50 dictionary."""
+MAX_SEATS = 8
+_PIN_NAME = re.compile(r"^(GPIO|BCM|WPI|BOARD)\d{1,2}$|^(J8|P1):\d{1,2}$")
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be used; :attr:`errors` holds one line per mistake."""
+
+    def __init__(self, source: str, errors: list[str]) -> None:
+        self.source = source
+        self.errors = tuple(errors)
+        count = f"{len(errors)} mistake{'s' if len(errors) != 1 else ''}"
+        super().__init__(f"{source}: {count}: " + "; ".join(errors))
+
+
+# -- the typed profile ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CameraProfile:
+    """Where frames come from: a device index, a path, ``synthetic`` or ``picamera2``."""
+
+    source: int | str
+    resolution: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One ArUco marker (DICT_4X4_50): its id and its centre on the board in mm."""
+
+    id: int
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True)
+class BoardProfile:
+    """The board's geometry in millimetres: peg pitch and the markers that locate it."""
+
+    peg_pitch_mm: float
+    marker_size_mm: float
+    markers: tuple[Marker, ...]
+
+
+@dataclass(frozen=True)
+class SerialProfile:
+    """The Pico's serial port: ``auto`` (find it), ``sim`` (the simulator) or a device path."""
+
+    port: str
+
+
+@dataclass(frozen=True)
+class GpioProfile:
+    """Settings shared by everything on the Pi's GPIO, and the table's own buttons."""
+
+    pin_factory: str | None
+    bounce_time_s: float
+    hold_time_s: float
+    pull_up: bool
+    pwm_leds: bool
+    new_game_pin: Pin | None
+    pause_pin: Pin | None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player's place at the table, with its buttons and LED on GPIO if any."""
+
+    name: str
+    colour: RGB
+    confirm_pin: Pin | None = None
+    undo_pin: Pin | None = None
+    led_pins: tuple[Pin, ...] = ()
+    """No pins (no GPIO LED), one (a plain LED) or three (an RGB LED: red, green, blue)."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A named run of LEDs on the chain, in logical order (index 0 first)."""
+
+    name: str
+    leds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LedProfile:
+    """The WS2812 chain: its length, its segments and the colour correction it needs."""
+
+    length: int
+    segments: tuple[Segment, ...]
+    brightness: float = 1.0
+    correction: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    gamma: float = 1.0
+
+    def segment(self, name: str) -> Segment:
+        """The segment called ``name``; :class:`KeyError` naming the known ones if absent."""
+        for segment in self.segments:
+            if segment.name == name:
+                return segment
+        raise KeyError(f"no LED segment {name!r}; segments: {self.segment_names()}")
+
+    def segment_names(self) -> list[str]:
+        """The segment names in profile order."""
+        return [segment.name for segment in self.segments]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Everything this table has. Nothing may assume a part the profile does not declare."""
+
+    name: str
+    camera: CameraProfile
+    board: BoardProfile
+    serial: SerialProfile
+    gpio: GpioProfile | None
+    seats: tuple[Seat, ...]
+    leds: LedProfile
+    source: str = "<string>"
+
+    def summary(self) -> str:
+        """A few lines a person reads to see what this profile describes."""
+        seats = ", ".join(seat.name for seat in self.seats)
+        segments = ", ".join(f"{s.name} ({len(s.leds)})" for s in self.leds.segments)
+        return "\n".join(
+            [
+                f"table: {self.name}",
+                f"camera: {self.camera.source} at {self.camera.resolution[0]}x"
+                f"{self.camera.resolution[1]}",
+                f"board: peg pitch {self.board.peg_pitch_mm} mm, "
+                f"markers {[m.id for m in self.board.markers]}",
+                f"serial: {self.serial.port}",
+                f"gpio: {self._gpio_summary()}",
+                f"seats: {seats}",
+                f"leds: {self.leds.length} on the chain; segments {segments}",
+            ]
+        )
+
+    def _gpio_summary(self) -> str:
+        if self.gpio is None:
+            return "none"
+        pins = len(gpio_pins(self))
+        return f"{pins} pins, pin factory {self.gpio.pin_factory or 'gpiozero default'}"
+
+
+def gpio_pins(profile: Profile) -> dict[str, Pin]:
+    """Every GPIO pin the profile uses, by the dotted key that names it."""
+    pins: dict[str, Pin] = {}
+    if profile.gpio is not None:
+        pins.update(
+            {
+                "gpio.new_game_pin": profile.gpio.new_game_pin,
+                "gpio.pause_pin": profile.gpio.pause_pin,
+            }
+        )
+    for number, seat in enumerate(profile.seats):
+        pins[f"seats[{number}].confirm_pin"] = seat.confirm_pin
+        pins[f"seats[{number}].undo_pin"] = seat.undo_pin
+        for channel, pin in enumerate(seat.led_pins):
+            pins[f"seats[{number}].led_pins[{channel}]"] = pin
+    return {key: pin for key, pin in pins.items() if pin is not None}
+
+
+# -- loading -------------------------------------------------------------------
+
+
+def default_profile_path() -> Path:
+    """The mock table's profile shipped in the package (the default)."""
+    return Path(str(resources.files("hardware.profiles").joinpath("mock.toml")))
+
+
+def load_profile(path: str | Path | None = None) -> Profile:
+    """Read and check the profile at ``path`` (the mock table's when ``None``).
+
+    Raises :class:`ProfileError` for an unreadable file, a TOML syntax error
+    (with its line) or any mistake in the contents (every one of them).
+    """
+    path = Path(path) if path is not None else default_profile_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ProfileError(str(path), [f"cannot read the file: {error}"]) from error
+    return parse_profile(text, source=str(path))
+
+
+def parse_profile(text: str, source: str = "<string>") -> Profile:
+    """Check profile TOML text and build the typed profile; see :func:`load_profile`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ProfileError(source, [f"not valid TOML: {error}"]) from error
+    errors: list[str] = []
+    profile = _build_profile(_Table(data, "", errors), source)
+    if profile is not None:
+        _cross_check(profile, errors)
+    if errors or profile is None:
+        raise ProfileError(source, errors)
+    return profile
+
+
+# -- reading tables with messages that name the key ------------------------------
+
+
+class _Missing:
+    """Marks a key that has no default (it must be given)."""
+
+
+_MISSING = _Missing()
+_BAD = object()
+"""What a reader returns for a value it reported as a mistake."""
+
+
+def _show(value: Any) -> str:
+    """A value the way it looks in TOML, for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(item) for item in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value)
+    return str(value)
+
+
+class _Table:
+    """A TOML table being read: each value is checked, every mistake is noted with its key."""
+
+    def __init__(self, data: dict[str, Any], path: str, errors: list[str]) -> None:
+        self.data = data
+        self.path = path
+        self.errors = errors
+        self.used: set[str] = set()
+
+    def key(self, name: str) -> str:
+        """The dotted path of one of this table's keys."""
+        return f"{self.path}.{name}" if self.path else name
+
+    def fail(self, name: str, value: Any, expected: str) -> Any:
+        """Note a mistake in ``name`` and return the marker for a bad value."""
+        self.errors.append(f"{self.key(name)} = {_show(value)}: expected {expected}")
+        return _BAD
+
+    def get(self, name: str, check: Callable[[Any], T | None], expected: str, default: Any) -> Any:
+        """The value of ``name`` if ``check`` accepts it (returns not ``None``), else a mistake."""
+        self.used.add(name)
+        if name not in self.data:
+            if default is _MISSING:
+                self.errors.append(f"{self.key(name)}: missing; expected {expected}")
+                return _BAD
+            return default
+        value = check(self.data[name])
+        return self.fail(name, self.data[name], expected) if value is None else value
+
+    def table(self, name: str, default: Any = _MISSING) -> _Table | Any:
+        """A sub-table, or the default (a mistake if none) when it is absent."""
+        value = self.get(name, _as_dict, "a table", default)
+        return _Table(value, self.key(name), self.errors) if isinstance(value, dict) else value
+
+    def tables(self, name: str, expected: str) -> Iterator[_Table]:
+        """Each table of an array of tables (``[[name]]``)."""
+        items = self.get(name, _as_list, expected, _MISSING)
+        if items is _BAD:
+            return
+        for number, item in enumerate(items):
+            if isinstance(item, dict):
+                yield _Table(item, f"{self.key(name)}[{number}]", self.errors)
+            else:
+                self.errors.append(f"{self.key(name)}[{number}] = {_show(item)}: expected a table")
+
+    def finish(self) -> None:
+        """Report every key nobody asked for: unknown keys are mistakes."""
+        known = ", ".join(sorted(self.used))
+        for name in self.data:
+            if name not in self.used:
+                self.errors.append(
+                    f"{self.key(name)} = {_show(self.data[name])}: unknown key; "
+                    f"expected one of {known}"
+                )
+
+
+# -- value checks: return the value to use, or None if it is wrong ----------------
+
+
+def _as_dict(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def _as_list(value: Any) -> list[Any] | None:
+    return value if isinstance(value, list) else None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _positive(value: Any) -> float | None:
+    return float(value) if _is_number(value) and value > 0 else None
+
+
+def _any_number(value: Any) -> float | None:
+    return float(value) if _is_number(value) else None
+
+
+def _fraction(value: Any) -> float | None:
+    return float(value) if _is_number(value) and 0 <= value <= 1 else None
+
+
+def _seconds(value: Any) -> float | None:
+    return float(value) if _is_number(value) and 0 <= value <= 60 else None
+
+
+def _gamma(value: Any) -> float | None:
+    return float(value) if _is_number(value) and 1 <= value <= 4 else None
+
+
+def _boolean(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _name(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _chain_length(value: Any) -> int | None:
+    return value if _is_int(value) and 1 <= value <= 4096 else None
+
+
+def _marker_id(value: Any) -> int | None:
+    return value if _is_int(value) and value in ARUCO_IDS else None
+
+
+def _resolution(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value):
+        width, height = value
+        return (width, height) if 16 <= width <= 8192 and 16 <= height <= 8192 else None
+    return None
+
+
+def _camera_source(value: Any) -> int | str | None:
+    if _is_int(value):
+        return value if value >= 0 else None
+    if isinstance(value, str) and (value in CAMERA_KEYWORDS or "/" in value):
+        return value
+    return None
+
+
+def _serial_port(value: Any) -> str | None:
+    if isinstance(value, str) and (value in SERIAL_KEYWORDS or value.startswith("/")):
+        return value
+    return None
+
+
+def _pin_factory(value: Any) -> str | None:
+    return value if value in PIN_FACTORIES else None
+
+
+def _pin(value: Any) -> Pin | None:
+    if _is_int(value):
+        return value if 0 <= value <= 27 else None
+    return value if isinstance(value, str) and _PIN_NAME.match(value) else None
+
+
+def _led_pins(value: Any) -> tuple[Pin, ...] | None:
+    if _pin(value) is not None:
+        return (value,)
+    if isinstance(value, list) and len(value) == 3 and all(_pin(v) is not None for v in value):
+        return tuple(value)
+    return None
+
+
+def _colour(value: Any) -> RGB | None:
+    if isinstance(value, str) and _HEX_COLOUR.match(value):
+        return (int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
+    channels = value if isinstance(value, list) and len(value) == 3 else []
+    if channels and all(_is_int(v) and 0 <= v <= 255 for v in channels):
+        return (channels[0], channels[1], channels[2])
+    return None
+
+
+def _correction(value: Any) -> tuple[float, float, float] | None:
+    if isinstance(value, list) and len(value) == 3 and all(_fraction(v) is not None for v in value):
+        return (float(value[0]), float(value[1]), float(value[2]))
+    return None
+
+
+def _led_indices(value: Any) -> tuple[int, ...] | None:
+    """A segment: a list of chain indices, or ``{first = N, count = M}``."""
+    if isinstance(value, list) and value and all(_is_int(v) and v >= 0 for v in value):
+        return tuple(value)
+    if isinstance(value, dict) and set(value) == {"first", "count"}:
+        first, count = value["first"], value["count"]
+        if _is_int(first) and _is_int(count) and first >= 0 and count >= 1:
+            return tuple(range(first, first + count))
+    return None
+
+
+# -- sections --------------------------------------------------------------------
+
+PIN_EXPECTED = 'a GPIO pin: a BCM number 0-27 or a name like "GPIO17" or "BOARD11"'
+
+
+def _build_profile(top: _Table, source: str) -> Profile | None:
+    name = top.get("name", _name, "a non-empty name for this table", _MISSING)
+    parts = {
+        "camera": _section(top, "camera", _camera),
+        "board": _section(top, "board", _board),
+        "serial": _section(top, "serial", _serial),
+        "gpio": _section(top, "gpio", _gpio, default=None),
+        "leds": _section(top, "leds", _leds),
+    }
+    seats = tuple(_seat(table) for table in top.tables("seats", "an array of [[seats]] tables"))
+    top.finish()
+    values = [name, *parts.values(), *seats]
+    if any(value is _BAD for value in values) or not seats:
+        if not seats and "seats" in top.data:
+            top.errors.append("seats = []: expected at least one [[seats]] table")
+        return None
+    return Profile(name=name, seats=seats, source=source, **parts)
+
+
+def _section(
+    top: _Table, name: str, build: Callable[[_Table], Any], default: Any = _MISSING
+) -> Any:
+    table = top.table(name, default)
+    if not isinstance(table, _Table):
+        return table
+    result = build(table)
+    table.finish()
+    return result
+
+
+def _all_good(*values: Any) -> bool:
+    return all(value is not _BAD for value in values)
+
+
+def _camera(table: _Table) -> CameraProfile | Any:
+    source = table.get(
+        "source",
+        _camera_source,
+        'a camera index (0, 1, ...), a path, "synthetic" or "picamera2"',
+        _MISSING,
+    )
+    resolution = table.get(
+        "resolution", _resolution, "[width, height] in pixels, each 16-8192", _MISSING
+    )
+    return CameraProfile(source, resolution) if _all_good(source, resolution) else _BAD
+
+
+def _board(table: _Table) -> BoardProfile | Any:
+    pitch = table.get("peg_pitch_mm", _positive, "a positive number of millimetres", _MISSING)
+    size = table.get("marker_size_mm", _positive, "a positive number of millimetres", _MISSING)
+    markers = tuple(_marker(t) for t in table.tables("markers", "an array of [[board.markers]]"))
+    if _all_good(pitch, size, *markers) and _markers_ok(table, markers):
+        return BoardProfile(pitch, size, markers)
+    return _BAD
+
+
+def _marker(table: _Table) -> Marker | Any:
+    marker_id = table.get("id", _marker_id, "an ArUco DICT_4X4_50 id, 0-49", _MISSING)
+    x = table.get("x_mm", _any_number, "a number of millimetres", _MISSING)
+    y = table.get("y_mm", _any_number, "a number of millimetres", _MISSING)
+    table.finish()
+    return Marker(marker_id, x, y) if _all_good(marker_id, x, y) else _BAD
+
+
+def _markers_ok(table: _Table, markers: tuple[Marker, ...]) -> bool:
+    ids = [marker.id for marker in markers]
+    if len(markers) < 4:
+        table.fail("markers", ids, "at least 4 markers (the board's homography needs them)")
+        return False
+    if len(set(ids)) != len(ids):
+        table.fail("markers", ids, "each marker id once")
+        return False
+    return True
+
+
+def _serial(table: _Table) -> SerialProfile | Any:
+    port = table.get(
+        "port", _serial_port, '"auto", "sim" or a device path like "/dev/ttyACM0"', _MISSING
+    )
+    return SerialProfile(port) if port is not _BAD else _BAD
+
+
+def _gpio(table: _Table) -> GpioProfile | Any:
+    factories = ", ".join(f'"{name}"' for name in PIN_FACTORIES)
+    values = (
+        table.get("pin_factory", _pin_factory, f"one of {factories}", None),
+        table.get("bounce_time_s", _seconds, "a number of seconds, 0-60", 0.05),
+        table.get("hold_time_s", _seconds, "a number of seconds, 0-60", 1.0),
+        table.get("pull_up", _boolean, "true or false", True),
+        table.get("pwm_leds", _boolean, "true or false", False),
+        table.get("new_game_pin", _pin, PIN_EXPECTED, None),
+        table.get("pause_pin", _pin, PIN_EXPECTED, None),
+    )
+    return GpioProfile(*values) if _all_good(*values) else _BAD
+
+
+def _seat(table: _Table) -> Seat | Any:
+    values = (
+        table.get("name", _name, "a non-empty seat name", _MISSING),
+        table.get("colour", _colour, 'a colour: "#rrggbb" or [red, green, blue] 0-255', _MISSING),
+        table.get("confirm_pin", _pin, PIN_EXPECTED, None),
+        table.get("undo_pin", _pin, PIN_EXPECTED, None),
+        table.get("led_pins", _led_pins, "one GPIO pin, or three [red, green, blue]", ()),
+    )
+    table.finish()
+    return Seat(*values) if _all_good(*values) else _BAD
+
+
+def _leds(table: _Table) -> LedProfile | Any:
+    length = table.get("length", _chain_length, "a number of LEDs, 1-4096", _MISSING)
+    brightness = table.get("brightness", _fraction, "a number from 0 to 1", 1.0)
+    correction = table.get(
+        "correction", _correction, "[red, green, blue] factors, each 0-1", (1.0, 1.0, 1.0)
+    )
+    gamma = table.get("gamma", _gamma, "a number from 1 to 4 (1: no gamma)", 1.0)
+    segments = _segments(table, length)
+    if _all_good(length, brightness, correction, gamma, segments):
+        return LedProfile(length, segments, brightness, correction, gamma)
+    return _BAD
+
+
+def _segments(table: _Table, length: Any) -> tuple[Segment, ...] | Any:
+    found = table.table("segments")
+    if not isinstance(found, _Table):
+        return _BAD
+    expected = "a list of LED indices on the chain, or {first = N, count = M}"
+    segments = [(name, found.get(name, _led_indices, expected, _MISSING)) for name in found.data]
+    if not segments:
+        found.errors.append(f"{found.path} = {{}}: expected at least one segment")
+    if not _all_good(*(leds for _, leds in segments)) or not segments:
+        return _BAD
+    if length is not _BAD and not _segments_fit(found, segments, length):
+        return _BAD
+    return tuple(Segment(name, leds) for name, leds in segments)
+
+
+def _segments_fit(table: _Table, segments: list[tuple[str, Any]], length: int) -> bool:
+    """Every index is on the chain and every LED belongs to one segment only."""
+    owner: dict[int, str] = {}
+    good = True
+    for name, leds in segments:
+        for index in leds:
+            if index >= length:
+                table.fail(name, table.data[name], f"indices below leds.length ({length})")
+                good = False
+                break
+            if index in owner:
+                table.fail(name, table.data[name], f"LED {index} in one segment only")
+                table.errors[-1] += f" (it is also in {table.key(owner[index])})"
+                good = False
+                break
+            owner[index] = name
+    return good
+
+
+# -- checks across sections ------------------------------------------------------
+
+
+def _cross_check(profile: Profile, errors: list[str]) -> None:
+    """Mistakes no single value shows: seat names twice, one pin used twice, seat LEDs."""
+    _check_seat_names(profile, errors)
+    _check_pins_unique(profile, errors)
+    _check_seat_segment(profile, errors)
+    if len(profile.seats) > MAX_SEATS:
+        errors.append(f"seats: {len(profile.seats)} seats: expected at most {MAX_SEATS}")
+    if profile.gpio is None and gpio_pins(profile):
+        errors.append("seats: pins are given but there is no [gpio] table: expected one")
+
+
+def _check_seat_names(profile: Profile, errors: list[str]) -> None:
+    seen: set[str] = set()
+    for number, seat in enumerate(profile.seats):
+        if seat.name.lower() in seen:
+            errors.append(f'seats[{number}].name = "{seat.name}": expected a name not used before')
+        seen.add(seat.name.lower())
+
+
+def _canonical_pin(pin: Pin) -> str:
+    """One spelling per BCM pin, so 17, "GPIO17" and "BCM17" compare equal."""
+    if isinstance(pin, int):
+        return f"GPIO{pin}"
+    return re.sub(r"^BCM", "GPIO", pin)
+
+
+def _check_pins_unique(profile: Profile, errors: list[str]) -> None:
+    first_user: dict[str, str] = {}
+    for key, pin in gpio_pins(profile).items():
+        canonical = _canonical_pin(pin)
+        if canonical in first_user:
+            errors.append(
+                f"{key} = {_show(pin)}: expected a pin not used elsewhere "
+                f"(it is already {first_user[canonical]})"
+            )
+        first_user.setdefault(canonical, key)
+
+
+def _check_seat_segment(profile: Profile, errors: list[str]) -> None:
+    """A ``seats`` LED segment, when there is one, has exactly one LED per seat."""
+    try:
+        leds = profile.leds.segment("seats").leds
+    except KeyError:
+        return
+    if len(leds) != len(profile.seats):
+        errors.append(
+            f"leds.segments.seats = {_show(list(leds))}: expected one LED per seat "
+            f"({len(profile.seats)})"
+        )

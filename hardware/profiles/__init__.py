@@ -1,0 +1,1 @@
+"""Table profiles shipped with cogtable: ``mock.toml`` (the default) and ``reference.toml``."""
