@@ -1,0 +1,151 @@
+"""What both variants share: coins, rounds, the first player, checks, fast copies."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from games.core import CHANCE, Action, Event, IllegalAction, Outcome, State
+
+from .actions import seat_name
+
+
+def _copy(value: Any) -> Any:
+    """A copy of nested lists and dicts; everything else in a state is immutable."""
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    return value
+
+
+def is_int(value: object) -> bool:
+    """True for a whole number that is not a bool (JSON may hand us either)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_field_types(action: Action) -> None:
+    """Refuse an action whose fields are not the whole numbers and names it declares.
+
+    Decoded JSON can hold anything (``true`` for a seat, a list for a card);
+    such an action is refused before any rule looks at it.
+    """
+    for field in dataclasses.fields(action):
+        value = getattr(action, field.name)
+        if field.type == "int" and not is_int(value):
+            raise IllegalAction(f"{type(action).__name__}: {field.name} must be a whole number")
+        if field.type == "str" and not isinstance(value, str):
+            raise IllegalAction(f"{type(action).__name__}: {field.name} must be a name")
+
+
+def expect(action: Action, kind: type[Action], doing: str) -> None:
+    """Refuse an action of another kind than the phase asks for."""
+    if not isinstance(action, kind):
+        raise IllegalAction(f"{action.notation()} does not fit now: {doing}")
+
+
+def count_assignments(allowed: Sequence[Collection[str]], characters: Sequence[str]) -> int:
+    """How many ways give each seat a different character from its allowed set.
+
+    Used when roles are face down: a role the table has not seen must still
+    leave every other face-down role some character consistent with play.
+    """
+    index = {character: bit for bit, character in enumerate(characters)}
+    masks = [sum(1 << index[c] for c in options if c in index) for options in allowed]
+    memo: dict[tuple[int, int], int] = {}
+
+    def count(seat: int, used: int) -> int:
+        if seat == len(masks):
+            return 1
+        key = (seat, used)
+        if key not in memo:
+            free, total = masks[seat] & ~used, 0
+            while free:
+                bit = free & -free
+                total += count(seat + 1, used | bit)
+                free ^= bit
+            memo[key] = total
+        return memo[key]
+
+    return count(0, 0)
+
+
+class CookieState(State):
+    """Coins, rounds and the First Player token; the variants add the rest."""
+
+    game = "cookie"
+    variant = ""
+
+    def __init__(self, options: Mapping[str, Any], seed: int, num_players: int, rounds: int):
+        super().__init__(options, seed, num_players)
+        self.rounds = rounds
+        self.round = 0
+        self.first = options["first_player"]
+        self.coins = [0] * num_players
+        self.last_round: dict[str, Any] | None = None
+        self.phase = ""
+
+    def apply(self, action: Action) -> list[Event]:
+        """Check the action's field types, then apply it as :meth:`State.apply` does."""
+        if isinstance(action, Action):
+            check_field_types(action)
+        return super().apply(action)
+
+    def seat_order(self) -> list[int]:
+        """Every seat clockwise from this round's first player."""
+        count = self.num_players
+        return [(self.first + offset) % count for offset in range(count)]
+
+    def player_name(self, player: int) -> str:
+        return "chance" if player == CHANCE else seat_name(player)
+
+    def check_seat(self, seat: object, what: str) -> int:
+        """``seat`` as a seat number, or an IllegalAction saying what was wrong."""
+        if not is_int(seat) or not 0 <= seat < self.num_players:  # type: ignore[operator]
+            raise IllegalAction(f"{what} must be a seat from P1 to P{self.num_players}")
+        return seat  # type: ignore[return-value]
+
+    def finish_round(self, summary: dict[str, Any], gains: Sequence[int]) -> None:
+        """Pay the round's coins, pass the First Player token, start the next round."""
+        for seat, gain in enumerate(gains):
+            self.coins[seat] += gain
+        self.last_round = summary | {"gains": list(gains), "coins": list(self.coins)}
+        self.round += 1
+        self.first = (self.first + 1) % self.num_players
+        if self.round < self.rounds:
+            self.start_round()
+        else:
+            self.phase = "over"
+
+    def start_round(self) -> None:
+        """Deal out a new round (the variant's setup)."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != "over":
+            return None
+        best = max(self.coins)
+        winners = tuple(seat for seat, coins in enumerate(self.coins) if coins == best)
+        reason = "most coins" if len(winners) == 1 else "tie on most coins"
+        return Outcome(winners, tuple(float(c) for c in self.coins), reason)
+
+    def table_view(self) -> dict[str, Any]:
+        """What both variants show everybody."""
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "players": self.num_players,
+            "round": self.round,
+            "rounds": self.rounds,
+            "first_player": self.first,
+            "phase": self.phase,
+            "coins": list(self.coins),
+            "to_act": list(self.to_act()),
+            "last_round": _copy(self.last_round),
+        }
+
+    def clone(self) -> CookieState:
+        twin = object.__new__(type(self))
+        twin.__dict__ = {key: _copy(value) for key, value in self.__dict__.items()}
+        return twin
