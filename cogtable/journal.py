@@ -1,0 +1,455 @@
+"""The game journal: every game and every applied action, durable before the LEDs change.
+
+The journal is an SQLite database (WAL mode, ``synchronous=FULL``, so a
+committed action survives a crash or a power cut) with two tables:
+
+- ``games``: id, game name, options (JSON), seed, table profile, started,
+  finished and outcome (JSON). A game with no ``finished`` time is running; one
+  finished without an outcome was abandoned (a new game was started instead).
+- ``actions``: game id, ply (1, 2, ...), the action as JSON, its source
+  (``camera``, ``button``, ``console`` or ``simulation``) and the time from the
+  injected clock.
+
+:meth:`JournaledGame.apply` is the one call the controller makes for a move:
+the engine checks and applies it, the journal commits it, and only then are
+the events returned for the LEDs. After a restart :meth:`Journal.resume`
+rebuilds the unfinished game by replay; :meth:`JournaledGame.undo` deletes the
+last action and replays the rest.
+
+The journal stores action JSON and decodes it with the game module's
+``ACTIONS``, so it works for every game; the game loader and the replay
+function are parameters (defaults: :func:`games.core.load_game` and
+:func:`games.core.replay`) so tests can use a game that is not installed.
+
+One writer: the controller thread opens the journal and is the only one to use
+it (sqlite3 refuses a connection used from another thread). Other processes may
+read the file while it runs; WAL lets them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+from cogtable.errors import UserError
+from games.core import (
+    Action,
+    BadOptions,
+    BadRecord,
+    Event,
+    GameModule,
+    IllegalAction,
+    Record,
+    State,
+    decode,
+    load_game,
+    replay,
+)
+
+SOURCES: Final = ("camera", "button", "console", "simulation")
+"""Where an action came from."""
+
+APPLICATION_ID: Final = 0x436F6754
+"""``PRAGMA application_id`` of a cogtable journal ("CogT"): other databases are refused."""
+
+SCHEMA_VERSION: Final = 1
+SQLITE_HEADER: Final = b"SQLite format 3\x00"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    profile TEXT,
+    started REAL NOT NULL,
+    finished REAL,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    ply INTEGER NOT NULL CHECK (ply >= 1),
+    action TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('camera', 'button', 'console', 'simulation')),
+    time REAL NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+"""
+
+Loader = Callable[[str], GameModule]
+Replayer = Callable[[Record], State]
+
+
+class JournalError(UserError):
+    """The journal cannot be opened, read or written; the message says why."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One row of ``games`` with its number of actions, for listings."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    profile: str | None
+    started: float
+    finished: float | None
+    outcome: dict[str, Any] | None
+    actions: int
+
+    @property
+    def status(self) -> str:
+        """``running``, ``finished`` or ``abandoned``."""
+        if self.finished is None:
+            return "running"
+        return "abandoned" if self.outcome is None else "finished"
+
+
+class Journal:
+    """The journal database at ``path``; created if absent, refused if it is anything else.
+
+    A file that is not SQLite, an SQLite database of another program, a journal
+    from a newer cogtable or a damaged file raises :class:`JournalError` and is
+    left exactly as it was.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        loader: Loader = load_game,
+        replayer: Replayer = replay,
+    ) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        self.loader = loader
+        self.replayer = replayer
+        self.writer_thread = threading.get_ident()
+        _refuse_foreign_file(self.path)
+        self.connection = self._connect()
+
+    # -- opening -------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            connection = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+        except sqlite3.Error as error:
+            raise JournalError(f"cannot open the journal {self.path}: {error}") from error
+        try:
+            self._check_and_prepare(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _check_and_prepare(self, connection: sqlite3.Connection) -> None:
+        """Read-only checks first; only a journal (or an empty file) is then written to."""
+        with self._errors("open"):
+            application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables and application_id != APPLICATION_ID:
+            raise JournalError(
+                f"{self.path} is an SQLite database of another program, not a journal"
+            )
+        if version > SCHEMA_VERSION:
+            raise JournalError(
+                f"{self.path} is a journal of a newer cogtable (schema {version}); "
+                f"this one reads schema {SCHEMA_VERSION}"
+            )
+        with self._errors("prepare"):
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            connection.executescript(SCHEMA)
+            connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _errors(self, doing: str) -> _SqliteErrors:
+        return _SqliteErrors(self.path, doing)
+
+    def close(self) -> None:
+        """Close the database; committed actions are already on disk."""
+        self.connection.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def pragma(self, name: str) -> Any:
+        """The value of ``PRAGMA name`` (to see that WAL and FULL are really set)."""
+        if not name.replace("_", "").isalpha():
+            raise ValueError(f"not a pragma name: {name!r}")
+        return self.connection.execute(f"PRAGMA {name}").fetchone()[0]
+
+    # -- games ---------------------------------------------------------------
+
+    def new_game(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        profile: str | None = None,
+    ) -> JournaledGame:
+        """Start and record a new game; an unfinished one is marked abandoned.
+
+        Bad options or an unknown game raise before anything is written.
+        """
+        state = self.loader(game).new_game(options, seed)
+        self._check_thread()
+        now = self.clock()
+        with self._errors("start a game in"), self._transaction():
+            self.connection.execute("UPDATE games SET finished = ? WHERE finished IS NULL", (now,))
+            cursor = self.connection.execute(
+                "INSERT INTO games (game, options, seed, profile, started) VALUES (?, ?, ?, ?, ?)",
+                (game, json.dumps(state.options), seed, profile, now),
+            )
+        return JournaledGame(self, _row_id(cursor), state)
+
+    def _check_thread(self) -> None:
+        """Refuse, before anything changes, a write from any thread but the opener's."""
+        if threading.get_ident() != self.writer_thread:
+            raise RuntimeError(
+                "the journal is written by one thread only (the controller's, which opened it)"
+            )
+
+    def resume(self) -> JournaledGame | None:
+        """The unfinished game rebuilt by replay, or ``None`` if every game has ended."""
+        with self._errors("read"):
+            row = self.connection.execute(
+                "SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else self.load(row[0])
+
+    def load(self, game_id: int) -> JournaledGame:
+        """Game ``game_id`` rebuilt by replay (finished or not)."""
+        return JournaledGame(self, game_id, self._replay(self.record(game_id), game_id))
+
+    def _replay(self, record: Record, game_id: int) -> State:
+        try:
+            return self.replayer(record)
+        except (BadRecord, BadOptions, IllegalAction) as error:
+            raise JournalError(f"game {game_id} in {self.path} does not replay: {error}") from error
+
+    def record(self, game_id: int) -> Record:
+        """Game ``game_id`` as a record: name, options, seed and its actions in order."""
+        row = self._game_row(game_id)
+        name, options_text, seed = row[1], row[2], row[3]
+        with self._errors("read"):
+            rows = self.connection.execute(
+                "SELECT ply, action FROM actions WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+        if [ply for ply, _ in rows] != list(range(1, len(rows) + 1)):
+            raise JournalError(
+                f"game {game_id} in {self.path} has missing actions (a gap in plies)"
+            )
+        options = self._json(options_text, game_id, "options")
+        module = self._module(name, game_id)
+        actions = tuple(self._action(module, text, game_id, ply) for ply, text in rows)
+        return Record(name, options, seed, actions)
+
+    def _game_row(self, game_id: int) -> tuple[Any, ...]:
+        with self._errors("read"):
+            row = self.connection.execute(
+                "SELECT id, game, options, seed, profile, started, finished, outcome "
+                "FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        if row is None:
+            raise JournalError(f"there is no game {game_id} in {self.path}")
+        return tuple(row)
+
+    def _module(self, name: str, game_id: int) -> GameModule:
+        try:
+            return self.loader(name)
+        except BadRecord as error:
+            raise JournalError(f"game {game_id} in {self.path}: {error}") from error
+
+    def _json(self, text: str, game_id: int, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, json.JSONDecodeError) as error:
+            raise JournalError(f"game {game_id} in {self.path}: its {what} are not JSON") from error
+
+    def _action(self, module: GameModule, text: str, game_id: int, ply: int) -> Action:
+        try:
+            return decode(json.loads(text), module.ACTIONS)
+        except (TypeError, json.JSONDecodeError, BadRecord) as error:
+            raise JournalError(
+                f"game {game_id} in {self.path}, action {ply} cannot be read: {error}"
+            ) from error
+
+    def games(self) -> list[GameSummary]:
+        """Every game, oldest first, with its number of actions."""
+        with self._errors("read"):
+            rows = self.connection.execute(
+                "SELECT g.id, g.game, g.options, g.seed, g.profile, g.started, g.finished, "
+                "g.outcome, (SELECT count(*) FROM actions a WHERE a.game_id = g.id) "
+                "FROM games g ORDER BY g.id"
+            ).fetchall()
+        return [self._summary(row) for row in rows]
+
+    def _summary(self, row: tuple[Any, ...]) -> GameSummary:
+        game_id = row[0]
+        outcome = None if row[7] is None else self._json(row[7], game_id, "outcome")
+        options = self._json(row[2], game_id, "options")
+        return GameSummary(game_id, row[1], options, *row[3:7], outcome, row[8])
+
+    # -- writing (the journaled game calls these) -----------------------------
+
+    def _append(self, game_id: int, ply: int, action: Action, source: str, state: State) -> None:
+        """Commit one action (and the end of the game, if it ended) in one transaction."""
+        outcome, now = state.outcome(), self.clock()
+        with self._errors("write to"), self._transaction():
+            self.connection.execute(
+                "INSERT INTO actions (game_id, ply, action, source, time) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, json.dumps(action.to_json()), source, now),
+            )
+            if outcome is not None:
+                self.connection.execute(
+                    "UPDATE games SET finished = ?, outcome = ? WHERE id = ?",
+                    (now, json.dumps(outcome.to_json()), game_id),
+                )
+
+    def _delete_last(self, game_id: int, ply: int) -> None:
+        """Remove action ``ply`` (the last); the game runs again if it had ended."""
+        with self._errors("write to"), self._transaction():
+            self.connection.execute(
+                "DELETE FROM actions WHERE game_id = ? AND ply = ?", (game_id, ply)
+            )
+            self.connection.execute(
+                "UPDATE games SET finished = NULL, outcome = NULL "
+                "WHERE id = ? AND outcome IS NOT NULL",
+                (game_id,),
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.connection)
+
+
+class JournaledGame:
+    """A game in progress whose every action is journaled before it is reported."""
+
+    def __init__(self, journal: Journal, game_id: int, state: State) -> None:
+        self.journal = journal
+        self.id = game_id
+        self.state = state
+
+    def apply(self, action: Action, source: str) -> list[Event]:
+        """Check and apply ``action``, commit it to the journal, then return its events.
+
+        The action is tried on a clone, so the live state changes only once the
+        journal holds the action: an illegal action raises
+        :class:`~games.core.IllegalAction`, a journal that cannot be written (a
+        full disk) raises :class:`JournalError`, and in both cases nothing
+        changes, neither the state nor the journal.
+        """
+        if source not in SOURCES:
+            raise ValueError(f"unknown action source {source!r}; expected one of {SOURCES}")
+        self.journal._check_thread()
+        trial = self.state.clone()
+        events = trial.apply(action)
+        self.journal._append(self.id, len(trial.history), action, source, trial)
+        self.state = trial
+        return events
+
+    def undo(self) -> Action | None:
+        """Take back the last action (delete it and replay); ``None`` if there is none."""
+        history = self.state.history
+        if not history:
+            return None
+        self.journal._check_thread()
+        self.journal._delete_last(self.id, len(history))
+        self.state = self.journal.load(self.id).state
+        return history[-1]
+
+    def record(self) -> Record:
+        """This game as the journal holds it."""
+        return self.journal.record(self.id)
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def _refuse_foreign_file(path: Path) -> None:
+    """Refuse a file that is neither empty nor SQLite, without opening it for writing."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            raise JournalError(
+                f"cannot create the journal {path}: no folder {path.parent}"
+            ) from None
+        return
+    except OSError as error:
+        raise JournalError(f"cannot read the journal {path}: {error}") from error
+    if header and header != SQLITE_HEADER:
+        raise JournalError(
+            f"{path} is not a cogtable journal (not an SQLite database); left as it is"
+        )
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    if cursor.lastrowid is None:
+        raise JournalError("the journal did not return the new game's id")
+    return cursor.lastrowid
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any error."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> None:
+        self.connection.execute("BEGIN IMMEDIATE")
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if kind is None:
+                self.connection.execute("COMMIT")
+        finally:
+            if self.connection.in_transaction:
+                self.connection.execute("ROLLBACK")
+
+
+class _SqliteErrors:
+    """Turns sqlite3 errors into :class:`JournalError` naming the file and what was done."""
+
+    def __init__(self, path: Path, doing: str) -> None:
+        self.path = path
+        self.doing = doing
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if isinstance(error, sqlite3.Error) and not isinstance(error, sqlite3.ProgrammingError):
+            raise JournalError(f"cannot {self.doing} the journal {self.path}: {error}") from error
