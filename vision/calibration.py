@@ -1,0 +1,208 @@
+"""Learn the colours of the empty board and the red, blue and gold cogs from real frames.
+
+The user lays out a known position (by default the Kogworks start: only the
+three fixed wheels, gold top, red and blue bases) and the table takes one or
+more frames of it. Every empty peg gives the board's own colour at that peg;
+the cogs give the cog colours. All colours are stored relative to the local
+board colour the reader measures on the rim, so the lighting of the
+calibration frame cancels out.
+
+The calibration file is JSON::
+
+    {"format": "cogtable-vision-calibration", "version": 1,
+     "geometry": {...}, "empty": [[b, g, r] x 55], "colours": {"red": [b, g, r], ...}}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
+
+FORMAT = "cogtable-vision-calibration"
+VERSION = 1
+MIN_SEPARATION = 0.35
+"""Smallest colour distance allowed between two calibrated classes."""
+
+Colour = tuple[float, float, float]
+
+
+class CalibrationError(ValueError):
+    """A calibration that cannot be learned, saved or loaded; the message says why."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Board colour at each peg and the three cog colours, relative to the local board."""
+
+    geometry: BoardGeometry
+    empty: tuple[Colour, ...]
+    colours: dict[str, Colour]
+
+    def __post_init__(self) -> None:
+        """Refuse calibrations with missing or non-finite colours."""
+        if len(self.empty) != len(PEGS):
+            raise CalibrationError(
+                f"calibration: {len(self.empty)} empty colours, expected {len(PEGS)}"
+            )
+        if set(self.colours) != set(LABELS):
+            raise CalibrationError(f"calibration: colours must be {', '.join(LABELS)}")
+        values = [*self.empty, *self.colours.values()]
+        if not all(len(c) == 3 and all(math.isfinite(v) for v in c) for c in values):
+            raise CalibrationError("calibration: every colour must be three finite numbers")
+
+    @classmethod
+    def reference(cls, geometry: BoardGeometry | None = None) -> Calibration:
+        """The calibration of the reference set, learned from a clean synthetic frame."""
+        return _reference(json.dumps((geometry or BoardGeometry()).to_dict(), sort_keys=True))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (see the module docstring)."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "geometry": self.geometry.to_dict(),
+            "empty": [list(c) for c in self.empty],
+            "colours": {k: list(v) for k, v in self.colours.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Calibration:
+        """Inverse of :meth:`to_dict`; a clear CalibrationError for anything malformed."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CalibrationError("not a cogtable calibration file")
+        if data.get("version") != VERSION:
+            raise CalibrationError(
+                f"calibration version {data.get('version')!r}, expected {VERSION}"
+            )
+        try:
+            geometry = BoardGeometry.from_dict(data["geometry"])
+            empty = tuple(_colour(c) for c in data["empty"])
+            colours = {str(k): _colour(v) for k, v in data["colours"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            if isinstance(error, CalibrationError):
+                raise
+            raise CalibrationError(f"calibration file: bad or missing value ({error})") from error
+        return cls(geometry, empty, colours)
+
+    def save(self, path: str | Path) -> None:
+        """Write the calibration file (atomically: a crash never leaves half a file)."""
+        target = Path(path)
+        temporary = target.with_name(target.name + ".tmp")
+        temporary.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+        temporary.replace(target)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        """Read a calibration file; CalibrationError names the file and the problem."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise CalibrationError(
+                f"cannot read calibration file {path}: {error.strerror}"
+            ) from error
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CalibrationError(f"calibration file {path} is not valid JSON: {error}") from error
+        try:
+            return cls.from_dict(data)
+        except CalibrationError as error:
+            raise CalibrationError(f"calibration file {path}: {error}") from error
+
+
+def _colour(value: Any) -> Colour:
+    if not isinstance(value, list | tuple) or len(value) != 3:
+        raise CalibrationError(f"calibration: a colour must be 3 numbers, got {value!r}")
+    return (float(value[0]), float(value[1]), float(value[2]))
+
+
+def learn(
+    frames, layout: Position | None = None, geometry: BoardGeometry | None = None
+) -> Calibration:
+    """Learn a calibration from frames showing ``layout`` (the start position by default).
+
+    Raises CalibrationError if a frame cannot be read, something covers the
+    board, a colour is missing from the layout, or two colours look alike.
+    """
+    from vision.reader import BoardReader
+
+    layout = layout or start_position()
+    geometry = geometry or BoardGeometry()
+    reader = BoardReader(geometry, _neutral(geometry))
+    features = np.mean(
+        [_features_of(reader, frame, index) for index, frame in enumerate(frames)], axis=0
+    )
+    if np.ndim(features) == 0:
+        raise CalibrationError("calibration needs at least one frame")
+    return _from_features(geometry, features, layout)
+
+
+def _features_of(reader, frame, index: int) -> np.ndarray:
+    reading = reader.read(frame)
+    if not reading.ok:
+        raise CalibrationError(
+            f"calibration frame {index + 1}: {reading.status}: {reading.message}"
+        )
+    if reading.covered:
+        raise CalibrationError(f"calibration frame {index + 1}: {reading.message}; clear the board")
+    return reading.features
+
+
+def _from_features(geometry: BoardGeometry, features: np.ndarray, layout: Position) -> Calibration:
+    labels = [layout.get(peg) for peg in PEGS]
+    empty_rows = [i for i, label in enumerate(labels) if label is None]
+    if not empty_rows:
+        raise CalibrationError("calibration layout must leave some pegs empty")
+    fallback = np.median(features[empty_rows], axis=0)
+    empty = tuple(
+        _as_colour(features[i] if labels[i] is None else fallback) for i in range(len(PEGS))
+    )
+    colours = {}
+    for name in LABELS:
+        rows = [i for i, label in enumerate(labels) if label == name]
+        if not rows:
+            raise CalibrationError(f"calibration layout has no {name} cog")
+        colours[name] = _as_colour(features[rows].mean(axis=0))
+    _check_separation({"empty": _as_colour(fallback), **colours})
+    return Calibration(geometry, empty, colours)
+
+
+def _check_separation(colours: dict[str, Colour]) -> None:
+    from vision.reader import colour_distance
+
+    names = list(colours)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            distance = float(colour_distance(np.array(colours[a]), np.array(colours[b])))
+            if distance < MIN_SEPARATION:
+                raise CalibrationError(
+                    f"{a} and {b} look alike to the camera (distance {distance:.2f}); "
+                    "check the lighting and that the layout matches what was asked"
+                )
+
+
+def _as_colour(values: np.ndarray) -> Colour:
+    return (round(float(values[0]), 4), round(float(values[1]), 4), round(float(values[2]), 4))
+
+
+def _neutral(geometry: BoardGeometry) -> Calibration:
+    """A placeholder calibration used only to measure features before learning."""
+    zero = (0.0, 0.0, 0.0)
+    return Calibration(
+        geometry, (zero,) * len(PEGS), {"red": (0, -1, 1), "blue": (1, 0, -1), "gold": (-1, 1, 0)}
+    )
+
+
+@lru_cache(maxsize=4)
+def _reference(geometry_json: str) -> Calibration:
+    from vision.renderer import Camera, Renderer, Scene
+
+    geometry = BoardGeometry.from_dict(json.loads(geometry_json))
+    frame, _ = Renderer(geometry).render(Scene(start_position(), (960, 720), Camera(fill=0.92)))
+    return learn([frame], start_position(), geometry)

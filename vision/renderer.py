@@ -1,0 +1,441 @@
+"""The synthetic camera: draws the disk, its markers and cogs under a chosen camera pose.
+
+Seeded and deterministic. The mock table's camera uses it and the tests measure
+the reader with it, so it draws what a real camera sees: gear-shaped cogs with
+shading and drop shadows, a tilted and rotated camera, lighting gradients,
+colour casts, sensor noise, blur, JPEG artefacts, and optionally a hand and arm
+over the board or a cog held above a peg.
+
+>>> renderer = Renderer()
+>>> scene = random_scene(np.random.default_rng(1), start_position(), (320, 240))
+>>> image, homography = renderer.render(scene, seed=1)
+>>> image.shape, image.dtype.name, homography.shape
+((240, 320, 3), 'uint8', (3, 3))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.geometry import PEGS, BoardGeometry, Position, board_to_sheet_pixels, start_position
+from vision.markers import marker_image, project
+
+COLOURS_BGR = {
+    "red": (40, 45, 200),
+    "blue": (190, 90, 35),
+    "gold": (40, 175, 225),
+}
+"""Cog paint colours (BGR) on the reference set."""
+BOARD_BGR = (165, 198, 222)
+SHEET_BGR = (232, 234, 236)
+TABLE_BGR = (40, 62, 92)
+SKIN_BGR = (125, 155, 205)
+PEG_BGR = (70, 70, 75)
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Camera pose: tilt from straight down, its direction, roll of the image, and framing."""
+
+    tilt_deg: float = 0.0
+    azimuth_deg: float = 0.0
+    roll_deg: float = 0.0
+    fill: float = 0.9
+    shift: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """Brightness, a linear gradient, vignetting and a per-channel colour cast."""
+
+    brightness: float = 1.0
+    gradient: float = 0.0
+    gradient_deg: float = 0.0
+    vignette: float = 0.0
+    cast: tuple[float, float, float] = (1.0, 1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Sensor:
+    """Noise (sigma in grey levels), Gaussian blur sigma (pixels), JPEG quality or None."""
+
+    noise: float = 0.0
+    blur: float = 0.0
+    jpeg: int | None = None
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand over the board: palm centre in board mm, arm direction, size factor."""
+
+    centre: tuple[float, float]
+    arm_deg: float
+    size: float = 1.0
+
+
+@dataclass(frozen=True)
+class HeldCog:
+    """A cog held above a peg: seen larger, offset (mm) and blurred, with its shadow."""
+
+    peg: tuple[int, int]
+    colour: str
+    offset: tuple[float, float] = (6.0, -4.0)
+    scale: float = 1.25
+    blur: float = 1.5
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything one synthetic frame shows."""
+
+    position: Position
+    size: tuple[int, int] = (640, 480)
+    camera: Camera = field(default_factory=Camera)
+    lighting: Lighting = field(default_factory=Lighting)
+    sensor: Sensor = field(default_factory=Sensor)
+    hand: Hand | None = None
+    held: HeldCog | None = None
+
+
+def random_scene(
+    rng: np.random.Generator,
+    position: Position,
+    size: tuple[int, int] = (640, 480),
+    max_tilt: float = 25.0,
+) -> Scene:
+    """A scene with a random camera pose, lighting and sensor, within the reference ranges."""
+    camera = Camera(
+        tilt_deg=float(rng.uniform(0, max_tilt)),
+        azimuth_deg=float(rng.uniform(0, 360)),
+        roll_deg=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.78, 0.95)),
+        shift=(float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03))),
+    )
+    lighting = Lighting(
+        brightness=float(rng.uniform(0.65, 1.1)),
+        gradient=float(rng.uniform(0, 0.35)),
+        gradient_deg=float(rng.uniform(0, 360)),
+        vignette=float(rng.uniform(0, 0.25)),
+        cast=tuple(float(g) for g in rng.uniform(0.85, 1.15, 3)),
+    )
+    sensor = Sensor(
+        noise=float(rng.uniform(0, 5)),
+        blur=float(rng.uniform(0, 1.0)),
+        jpeg=int(rng.integers(55, 96)) if rng.random() < 0.7 else None,
+    )
+    return Scene(position, size, camera, lighting, sensor)
+
+
+def random_hand(rng: np.random.Generator, geometry: BoardGeometry) -> Hand:
+    """A hand somewhere over the disk, its arm coming in from any side."""
+    radius = geometry.triangle_radius() * math.sqrt(rng.random())
+    angle = rng.uniform(0, 2 * math.pi)
+    centre = (radius * math.cos(angle), radius * math.sin(angle))
+    return Hand(centre, float(rng.uniform(0, 360)), float(rng.uniform(0.85, 1.2)))
+
+
+def camera_homography(geometry: BoardGeometry, camera: Camera, size: tuple[int, int]) -> np.ndarray:
+    """3x3 map from board mm to image pixels for a pinhole camera looking at the board."""
+    width, height = size
+    focal = 1.1 * width
+    raw = _pinhole(camera, focal, distance=1000.0)
+    corners = _sheet_corners(geometry)
+    for _ in range(3):
+        span = np.ptp(project(raw, corners), axis=0)
+        zoom = camera.fill * min(width / span[0], height / span[1])
+        raw = np.diag([zoom, zoom, 1.0]) @ raw
+    seen = project(raw, corners)
+    centre = (seen.min(axis=0) + seen.max(axis=0)) / 2
+    target = np.array([width * (0.5 + camera.shift[0]), height * (0.5 + camera.shift[1])])
+    move = np.array([[1, 0, target[0] - centre[0]], [0, 1, target[1] - centre[1]], [0, 0, 1.0]])
+    return move @ raw
+
+
+def _pinhole(camera: Camera, focal: float, distance: float) -> np.ndarray:
+    """Homography K [r1 r2 t] of a camera tilted towards the board centre."""
+    tilt, azimuth, roll = (
+        math.radians(a) for a in (camera.tilt_deg, camera.azimuth_deg, camera.roll_deg)
+    )
+    centre = distance * np.array(
+        [math.sin(tilt) * math.cos(azimuth), math.sin(tilt) * math.sin(azimuth), -math.cos(tilt)]
+    )
+    forward = -centre / np.linalg.norm(centre)
+    down_hint = np.array([-math.sin(roll), math.cos(roll), 0.0])
+    right = np.cross(down_hint, forward)
+    right /= np.linalg.norm(right)
+    down = np.cross(forward, right)
+    rotation = np.array([right, down, forward])
+    translation = -rotation @ centre
+    intrinsics = np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1.0]])
+    return intrinsics @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+
+
+def _sheet_corners(geometry: BoardGeometry) -> np.ndarray:
+    w, h = (s / 2 for s in geometry.sheet_size)
+    return np.array([(-w, -h), (w, -h), (w, h), (-w, h)])
+
+
+class Renderer:
+    """Draws scenes of one board; caches the empty board and the cog sprites."""
+
+    def __init__(self, geometry: BoardGeometry | None = None) -> None:
+        self.geometry = geometry or BoardGeometry()
+        self._boards: dict[float, np.ndarray] = {}
+
+    def render(self, scene: Scene, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """The BGR uint8 frame and the true board-mm-to-pixel homography."""
+        rng = np.random.default_rng(seed)
+        homography = camera_homography(self.geometry, scene.camera, scene.size)
+        scale = self._texture_scale(homography)
+        texture = self._board_with_cogs(scene.position, scale, rng)
+        to_texture = board_to_sheet_pixels(self.geometry, scale)
+        image = cv2.warpPerspective(
+            texture,
+            homography @ np.linalg.inv(to_texture),
+            scene.size,
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=TABLE_BGR,
+        ).astype(np.float32)
+        if scene.held is not None:
+            self._draw_held_cog(image, scene.held, homography)
+        if scene.hand is not None:
+            self._draw_hand(image, scene.hand, homography, rng)
+        image = _light(image, scene.lighting)
+        return _sense(image, scene.sensor, rng), homography
+
+    def _texture_scale(self, homography: np.ndarray) -> float:
+        """Texture pixels per mm: about twice the image's, so warping never magnifies."""
+        return round(float(np.clip(2 * _pixels_per_mm(homography, (0.0, 0.0)), 1.0, 4.0)) * 4) / 4
+
+    def _board_with_cogs(self, position: Position, scale: float, rng: np.random.Generator):
+        if scale not in self._boards:
+            self._boards[scale] = _empty_board(self.geometry, scale)
+        texture = self._boards[scale].copy()
+        to_texture = board_to_sheet_pixels(self.geometry, scale)
+        centres = project(to_texture, self.geometry.peg_positions())
+        for peg, centre in zip(PEGS, centres, strict=True):
+            colour = position.get(peg)
+            if colour is not None:
+                sprite = _cog_sprite(self.geometry.peg_pitch, scale, colour, int(rng.integers(6)))
+                _composite(texture, sprite, centre, rng.uniform(0.96, 1.04, 3))
+        return texture
+
+    def _draw_held_cog(self, image: np.ndarray, held: HeldCog, homography: np.ndarray) -> None:
+        """A cog above a peg: its blurred shadow on the peg, itself larger and offset."""
+        peg_mm = self.geometry.peg_position(held.peg)
+        ppm = _pixels_per_mm(homography, peg_mm)
+        sprite = _cog_sprite(self.geometry.peg_pitch, ppm * held.scale, held.colour, 0).copy()
+        shadow = cv2.GaussianBlur(sprite[..., 3], (0, 0), 2 + held.blur)
+        at = project(homography, np.array([peg_mm]))[0]
+        _darken(image, shadow * 0.4, at)
+        sprite = cv2.GaussianBlur(sprite, (0, 0), held.blur)
+        moved = (peg_mm[0] + held.offset[0], peg_mm[1] + held.offset[1])
+        _composite(image, sprite, project(homography, np.array([moved]))[0], np.ones(3))
+
+    def _draw_hand(self, image, hand: Hand, homography, rng: np.random.Generator) -> None:
+        """A skin-coloured palm, four fingers and an arm to the edge of the picture."""
+        mask = np.zeros(image.shape[:2], np.float32)
+        ppm = _pixels_per_mm(homography, hand.centre)
+        centre = project(homography, np.array([hand.centre]))[0]
+        size = hand.size * ppm
+        angle = math.radians(hand.arm_deg)
+        direction = np.array([math.cos(angle), math.sin(angle)])
+        _thick_line(mask, centre, centre + direction * 4 * max(image.shape), 70 * size)
+        cv2.ellipse(
+            mask, _pt(centre), _pt((45 * size, 55 * size)), hand.arm_deg + 90, 0, 360, 1.0, -1
+        )
+        for spread in (-0.45, -0.15, 0.15, 0.45):
+            finger = -np.array([math.cos(angle + spread), math.sin(angle + spread)])
+            _thick_line(mask, centre, centre + finger * 95 * size, 16 * size)
+        mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
+        _darken(
+            image,
+            cv2.GaussianBlur(mask, (0, 0), 10) * 0.45,
+            None,
+            shift=_pt(12 * size * np.ones(2)),
+        )
+        shade = 0.8 + 0.25 * _ramp(image.shape[:2], angle)
+        skin = np.array(SKIN_BGR, np.float32) * rng.uniform(0.85, 1.1, 3).astype(np.float32)
+        alpha = mask[..., None]
+        image *= 1 - alpha
+        image += alpha * shade[..., None] * skin
+
+
+def _pt(values) -> tuple[int, int]:
+    return (round(float(values[0])), round(float(values[1])))
+
+
+def _thick_line(mask: np.ndarray, start, end, width: float) -> None:
+    cv2.line(mask, _pt(start), _pt(end), 1.0, max(1, round(width)), cv2.LINE_AA)
+
+
+def _ramp(shape: tuple[int, int], angle: float) -> np.ndarray:
+    """A 0..1 linear ramp across the picture along a direction."""
+    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    along = xs * math.cos(angle) + ys * math.sin(angle)
+    return (along - along.min()) / max(1.0, float(np.ptp(along)))
+
+
+def _pixels_per_mm(homography: np.ndarray, at: tuple[float, float]) -> float:
+    """Local image scale of the board at a point (square root of the Jacobian area)."""
+    points = np.array([at, (at[0] + 1, at[1]), (at[0], at[1] + 1)])
+    p = project(homography, points)
+    return float(math.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+
+
+def _empty_board(geometry: BoardGeometry, scale: float) -> np.ndarray:
+    """The sheet, disk, pegs and markers seen from straight above, float32 BGR."""
+    width, height = (round(s * scale) for s in geometry.sheet_size)
+    texture = np.empty((height, width, 3), np.float32)
+    texture[:] = SHEET_BGR
+    to_texture = board_to_sheet_pixels(geometry, scale)
+    centre = _pt(project(to_texture, np.zeros((1, 2)))[0])
+    radius = round(geometry.disk_radius * scale)
+    cv2.circle(texture, centre, radius, BOARD_BGR, -1, cv2.LINE_AA)
+    cv2.circle(texture, centre, radius, (110, 130, 150), max(1, round(scale)), cv2.LINE_AA)
+    grain = cv2.GaussianBlur(np.random.default_rng(7).normal(0, 6, (height, width)), (0, 0), 2)
+    texture += grain[..., None].astype(np.float32)
+    for peg in project(to_texture, geometry.peg_positions()):
+        cv2.circle(
+            texture,
+            _pt(peg),
+            max(1, round(0.07 * geometry.peg_pitch * scale)),
+            PEG_BGR,
+            -1,
+            cv2.LINE_AA,
+        )
+    for marker_id in geometry.marker_ids():
+        _draw_marker(texture, geometry, marker_id, to_texture)
+    return texture
+
+
+def _draw_marker(texture, geometry: BoardGeometry, marker_id: int, to_texture) -> None:
+    corners = project(to_texture, geometry.marker_corners(marker_id))
+    x0, y0 = (round(v) for v in corners[0])
+    side = round(corners[2, 0] - corners[0, 0])
+    texture[y0 : y0 + side, x0 : x0 + side] = (
+        marker_image(marker_id, side)[..., None] * (215 / 255) + 15
+    )
+
+
+@lru_cache(maxsize=64)
+def _cog_sprite(pitch: float, scale: float, colour: str, turn: int) -> np.ndarray:
+    """A shaded gear seen from above: BGR float32 with alpha in channel 3."""
+    outer = 0.56 * pitch * scale
+    size = math.ceil(2 * outer + 4) | 1
+    mid = size // 2
+    alpha = np.zeros((size, size), np.float32)
+    cv2.fillPoly(alpha, [_gear_outline(outer, mid, turn)], 1.0, cv2.LINE_AA)
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - mid
+    shade = 1.0 - 0.2 * (xs + ys) / (math.sqrt(2) * outer)
+    rim = cv2.erode(
+        alpha, np.ones((3, 3), np.uint8), iterations=max(1, round(0.05 * pitch * scale))
+    )
+    shade *= 0.72 + 0.28 * rim
+    radius = np.hypot(xs, ys)
+    shade[radius < 0.12 * pitch * scale] = 0.35
+    shade[radius < 0.06 * pitch * scale] = 0.6
+    bgr = np.array(COLOURS_BGR[colour], np.float32) * shade[..., None]
+    return np.dstack([bgr, alpha])
+
+
+def _gear_outline(outer: float, mid: int, turn: int, teeth: int = 12) -> np.ndarray:
+    root = outer * 0.84
+    points = []
+    for tooth in range(teeth):
+        start = 2 * math.pi * (tooth + turn / 6) / teeth
+        step = 2 * math.pi / teeth
+        for fraction, radius in ((0.0, root), (0.15, outer), (0.4, outer), (0.55, root)):
+            angle = start + fraction * step
+            points.append((mid + radius * math.cos(angle), mid + radius * math.sin(angle)))
+    return np.round(np.array(points)).astype(np.int32)
+
+
+def _clip_box(shape, size: int, centre) -> tuple[slice, slice, slice, slice] | None:
+    """Destination and sprite slices of a size x size sprite centred at ``centre``."""
+    x0, y0 = round(float(centre[0])) - size // 2, round(float(centre[1])) - size // 2
+    dx0, dy0 = max(0, x0), max(0, y0)
+    dx1, dy1 = min(shape[1], x0 + size), min(shape[0], y0 + size)
+    if dx0 >= dx1 or dy0 >= dy1:
+        return None
+    return slice(dy0, dy1), slice(dx0, dx1), slice(dy0 - y0, dy1 - y0), slice(dx0 - x0, dx1 - x0)
+
+
+def _composite(image: np.ndarray, sprite: np.ndarray, centre, tint) -> None:
+    """Blend a sprite (with drop shadow) onto the image in place."""
+    box = _clip_box(image.shape, sprite.shape[0], centre)
+    if box is None:
+        return
+    ys, xs, sy, sx = box
+    alpha = sprite[sy, sx, 3:4]
+    shadow = cv2.GaussianBlur(sprite[..., 3], (0, 0), 1.5)[sy, sx, None]
+    region = image[ys, xs]
+    region *= 1 - 0.3 * shadow
+    region *= 1 - alpha
+    region += alpha * sprite[sy, sx, :3] * tint.astype(np.float32)
+
+
+def _darken(image: np.ndarray, amount: np.ndarray, centre, shift=(0, 0)) -> None:
+    """Multiply by (1 - amount): a sprite-sized patch at centre, or the whole frame shifted."""
+    if centre is None:
+        moved = np.roll(amount, shift, axis=(0, 1))
+        image *= 1 - moved[..., None]
+        return
+    box = _clip_box(image.shape, amount.shape[0], centre)
+    if box is not None:
+        ys, xs, sy, sx = box
+        image[ys, xs] *= 1 - amount[sy, sx, None]
+
+
+def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
+    """Apply brightness, gradient, vignetting and colour cast (computed coarse, then resized)."""
+    height, width = image.shape[:2]
+    small = (max(2, height // 8), max(2, width // 8))
+    ramp = _ramp(small, math.radians(lighting.gradient_deg)) - 0.5
+    ys, xs = np.mgrid[0 : small[0], 0 : small[1]].astype(np.float32)
+    r2 = ((xs / small[1] - 0.5) ** 2 + (ys / small[0] - 0.5) ** 2) * 2
+    gain = lighting.brightness * (1 + 2 * lighting.gradient * ramp) * (1 - lighting.vignette * r2)
+    gain = gain[..., None] * np.array(lighting.cast, np.float32)
+    gain = cv2.resize(gain.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(image, gain)
+
+
+def _sense(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.ndarray:
+    """Blur, noise, clipping to 8 bits and JPEG compression."""
+    if sensor.blur > 0.05:
+        image = cv2.GaussianBlur(image, (0, 0), sensor.blur)
+    if sensor.noise > 0:
+        cv2.setRNGSeed(int(rng.integers(2**31)))
+        noise = np.empty_like(image)
+        cv2.randn(noise, 0.0, float(sensor.noise))
+        image = cv2.add(image, noise)
+    frame = cv2.convertScaleAbs(np.clip(image, 0, 255, out=image))
+    if sensor.jpeg is not None:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, sensor.jpeg])
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
+    return frame
+
+
+def render_position(position: Position | None = None, seed: int = 0, size=(640, 480)) -> np.ndarray:
+    """One random-looking frame of a position (the start position by default)."""
+    scene = random_scene(np.random.default_rng(seed), position or start_position(), size)
+    return Renderer().render(scene, seed)[0]
+
+
+__all__ = [
+    "Camera",
+    "Hand",
+    "HeldCog",
+    "Lighting",
+    "Renderer",
+    "Scene",
+    "Sensor",
+    "random_scene",
+    "replace",
+]
