@@ -197,7 +197,7 @@ class BoardReader:
         """Per peg: mean log colour relative to the local board (55, 3), and its spread (55,)."""
         samples = pegs.reshape(len(PEGS), self._samples_per_peg, 3)
         features = np.log(samples.mean(axis=1) + 1.0) - board
-        logs = np.log(samples + 8.0)
+        logs = np.log(samples + 30.0)
         spread = logs.std(axis=1).mean(axis=1)
         return features, spread
 

@@ -1,0 +1,128 @@
+"""``cogtable calibrate``: learn board and cog colours from the camera; save them and an overlay."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from cogtable.errors import UserError
+from vision.calibration import CalibrationError, learn
+from vision.geometry import BoardGeometry, start_position
+from vision.overlay import draw_reading, png_bytes
+from vision.reader import BoardReader
+from vision.sources import SourceError, open_source
+
+NAME = "calibrate"
+HELP = "Learn the board and cog colours from the camera; save them and an overlay PNG."
+LAYOUT_TEXT = (
+    "Lay out the Kogworks start: the gold top wheel on the apex peg, the red base on the "
+    "bottom-left peg, the blue base on the bottom-right peg, nothing else on the board; "
+    "keep hands clear."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """--source, --out, --overlay, --frames, --size, --timeout."""
+    parser.add_argument(
+        "--source",
+        default="synthetic",
+        help="camera index, picamera, synthetic, video, image or folder",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("calibration.json"), help="calibration file to write"
+    )
+    parser.add_argument(
+        "--overlay", type=Path, default=Path("calibration.png"), help="overlay PNG to write"
+    )
+    parser.add_argument("--frames", type=int, default=3, help="frames to average (default 3)")
+    parser.add_argument(
+        "--size", default="1280x720", help="camera resolution WIDTHxHEIGHT (default 1280x720)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for usable frames"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grab frames of the start layout, learn, save, then read a fresh frame for the overlay."""
+    if not 1 <= args.frames <= 100:
+        raise UserError(f"--frames {args.frames} is out of range: use 1 to 100")
+    print(LAYOUT_TEXT)
+    try:
+        source = open_source(args.source, _size(args.size))
+    except SourceError as error:
+        raise UserError(str(error)) from error
+    try:
+        frames = _grab(source, args.frames, args.timeout)
+        calibration = _learn(frames)
+        check = _grab(source, 1, args.timeout)[0]
+    finally:
+        source.close()
+    _save(calibration, args.out)
+    reading = BoardReader(calibration.geometry, calibration).read(check)
+    _write(args.overlay, png_bytes(draw_reading(check, reading, calibration.geometry)))
+    _report(args, len(frames), reading)
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720") from None
+    if not (64 <= width <= 8192 and 64 <= height <= 8192):
+        raise UserError(f"--size {text!r} is out of range (64..8192 pixels a side)")
+    return width, height
+
+
+def _grab(source, count: int, timeout: float) -> list:
+    """``count`` frames in which the whole board is seen, or a UserError saying what was seen."""
+    reader = BoardReader(BoardGeometry())
+    frames, last = [], "no frame from the camera"
+    deadline = time.monotonic() + timeout
+    while len(frames) < count and time.monotonic() < deadline:
+        frame = source.read()
+        reading = reader.read(frame)
+        if reading.ok:
+            frames.append(frame)
+        else:
+            last = f"{reading.status}: {reading.message}"
+            if frame is None:
+                time.sleep(0.05)
+    if len(frames) < count:
+        raise UserError(
+            f"got {len(frames)} of {count} usable frames in {timeout:g} s (last: {last})"
+        )
+    return frames
+
+
+def _learn(frames):
+    try:
+        return learn(frames, start_position(), BoardGeometry())
+    except CalibrationError as error:
+        raise UserError(str(error)) from error
+
+
+def _save(calibration, path: Path) -> None:
+    try:
+        calibration.save(path)
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror}") from error
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror}") from error
+
+
+def _report(args: argparse.Namespace, frames: int, reading) -> None:
+    if reading.ok:
+        lowest = min(reading.confidence)
+        pegs = sum(label is not None for label in reading.labels)
+        seen = f"check frame: {pegs} cogs read, lowest confidence {lowest:.2f}"
+    else:
+        seen = f"check frame: {reading.status}: {reading.message}"
+    print(f"calibrated from {frames} frame(s); wrote {args.out} and {args.overlay}; {seen}")

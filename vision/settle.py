@@ -1,0 +1,135 @@
+"""The settling filter: turns a stream of frame readings into committed board positions.
+
+A reading is committed only after the board has been still, uncovered, fully
+seen and confidently read for a settling window (default 0.3 s, and at least a
+few frames). Anything else (a hand, a cog in the air, a bumped camera, lost
+markers, a lost camera) restarts the window. Time comes from an injected clock,
+so tests run windows instantly.
+
+>>> from vision.reader import Reading
+>>> times = iter([0.0, 0.1, 0.2, 0.35])
+>>> settle = SettlingFilter(window=0.3, clock=lambda: next(times))
+>>> [settle.update(Reading("no board", "markers not found: 2")).state.value for _ in range(1)]
+['no markers']
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from vision.geometry import PEGS, Position
+from vision.markers import project
+from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, Reading
+
+
+class BoardState(Enum):
+    """What the filter currently sees."""
+
+    SETTLED = "settled"
+    MOVING = "moving"
+    COVERED = "covered"
+    NO_MARKERS = "no markers"
+    NO_CAMERA = "no camera"
+
+
+@dataclass(frozen=True)
+class SettleStatus:
+    """The filter's answer for one frame.
+
+    ``committed`` is the last committed position (None before the first);
+    ``new_commit`` is True only on the frame that committed a changed position.
+    """
+
+    state: BoardState
+    committed: Position | None
+    new_commit: bool = False
+    still_for: float = 0.0
+    message: str = ""
+
+
+STATUS_STATES = {
+    NO_BOARD: BoardState.NO_MARKERS,
+    NO_CAMERA: BoardState.NO_CAMERA,
+    BAD_FRAME: BoardState.NO_CAMERA,
+}
+
+
+class SettlingFilter:
+    """Commits a reading once the board has been still and uncovered for ``window`` seconds."""
+
+    def __init__(
+        self,
+        window: float = 0.3,
+        clock: Callable[[], float] = time.monotonic,
+        min_frames: int = 3,
+        motion_threshold: float = 0.2,
+        camera_shift: float = 2.0,
+    ) -> None:
+        self.window = window
+        self.clock = clock
+        self.min_frames = min_frames
+        self.motion_threshold = motion_threshold
+        self.camera_shift = camera_shift
+        self._committed: tuple[str | None, ...] | None = None
+        self._candidate: tuple[str | None, ...] | None = None
+        self._since = 0.0
+        self._frames = 0
+        self._previous: Reading | None = None
+
+    @property
+    def committed(self) -> Position | None:
+        """The last committed position, or None."""
+        return None if self._committed is None else dict(zip(PEGS, self._committed, strict=True))
+
+    def update(self, reading: Reading) -> SettleStatus:
+        """Feed one frame's reading; say what the board is doing and whether it committed."""
+        now = self.clock()
+        previous, self._previous = self._previous, reading if reading.ok else None
+        if not reading.ok:
+            return self._restart(
+                STATUS_STATES.get(reading.status, BoardState.NO_CAMERA), reading.message
+            )
+        if not reading.certain:
+            return self._restart(BoardState.COVERED, reading.message or _uncertain(reading))
+        if self._moved(previous, reading) or reading.labels != self._candidate:
+            self._candidate, self._since, self._frames = reading.labels, now, 1
+            return self._status(BoardState.MOVING, now, "waiting for the board to settle")
+        self._frames += 1
+        if now - self._since < self.window or self._frames < self.min_frames:
+            return self._status(BoardState.MOVING, now, "waiting for the board to settle")
+        changed = reading.labels != self._committed
+        self._committed = reading.labels
+        return self._status(BoardState.SETTLED, now, "", new_commit=changed)
+
+    def _restart(self, state: BoardState, message: str) -> SettleStatus:
+        self._candidate, self._frames = None, 0
+        return SettleStatus(state, self.committed, False, 0.0, message)
+
+    def _status(self, state: BoardState, now: float, message: str, new_commit: bool = False):
+        return SettleStatus(state, self.committed, new_commit, now - self._since, message)
+
+    def _moved(self, previous: Reading | None, reading: Reading) -> bool:
+        """Colours or the camera changed since the previous frame."""
+        if previous is None or previous.features is None or reading.features is None:
+            return True
+        change = np.abs(reading.features - previous.features).max()
+        return bool(change > self.motion_threshold) or self._camera_moved(previous, reading)
+
+    def _camera_moved(self, previous: Reading, reading: Reading) -> bool:
+        corners = np.array([[-100.0, -100.0], [100.0, 100.0], [100.0, -100.0]])
+        before = project(previous.homography, corners)
+        after = project(reading.homography, corners)
+        return bool(np.abs(after - before).max() > self.camera_shift)
+
+
+def _uncertain(reading: Reading) -> str:
+    pegs = reading.uncertain_pegs()
+    shown = ", ".join(f"{r},{c}" for r, c in pegs[:6])
+    return f"cannot read peg{'s' if len(pegs) > 1 else ''} {shown}" + (
+        " ..." if len(pegs) > 6 else ""
+    )
