@@ -1,0 +1,98 @@
+"""One player's mat: reserve, stars, VPs, grid, cards, cubes, pawn and cogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.cog.grid import Cell, Grid, is_wild
+
+
+class Mat:
+    """Everything one player owns. Reserve tiles are kept sorted (see :mod:`games.cog.grid`)."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.reserve: list[str] = []
+        self.stars = 0
+        self.vp = 0
+        self.grid = Grid(rows, cols)
+        self.cards: list[int] = []
+        self.used: list[int] = []
+        self.items: list[int] = []
+        self.wild = ""
+        self.cubes: dict[str, str] = {}
+        self.goals_done: list[int] = []
+        self.bonus_claimed: list[Cell] = []
+        self.pawn = 0
+        self.die: int | None = None
+        self.edges: list[str] = []
+
+    def copy(self) -> Mat:
+        """An independent copy."""
+        twin = Mat.__new__(Mat)
+        twin.__dict__.update(self.__dict__)
+        for name in ("reserve", "cards", "used", "items", "goals_done", "bonus_claimed", "edges"):
+            setattr(twin, name, list(getattr(self, name)))
+        twin.cubes = dict(self.cubes)
+        twin.grid = self.grid.copy()
+        return twin
+
+    def add_tiles(self, tiles: list[str]) -> None:
+        """Put tiles in the reserve (kept sorted)."""
+        self.reserve.extend(tiles)
+        self.reserve.sort()
+
+    def take_tiles(self, tiles: list[str]) -> None:
+        """Take tiles out of the reserve (the caller has checked they are there)."""
+        for tile in tiles:
+            self.reserve.remove(tile)
+
+    def has_tiles(self, tiles: list[str] | tuple[str, ...]) -> bool:
+        """Whether the reserve holds all of ``tiles`` (with repeats)."""
+        left = list(self.reserve)
+        for tile in tiles:
+            if tile not in left:
+                return False
+            left.remove(tile)
+        return True
+
+    def assign(self, letters: list[str]) -> list[str] | None:
+        """Reserve tiles that spell ``letters``, or ``None`` if there are not enough.
+
+        A plain tile of the letter is used first, a wild tile only where none
+        is left: a plain tile can serve one letter and a wild one any, so this
+        keeps the most for later (which wild tile goes is the lowest in order).
+        """
+        left = list(self.reserve)
+        chosen: list[str | None] = []
+        for letter in letters:
+            plain = letter if letter in left and not is_wild(letter, self.wild) else None
+            chosen.append(plain)
+            if plain:
+                left.remove(plain)
+        for index, tile in enumerate(chosen):
+            if tile is None:
+                wild = next((t for t in left if is_wild(t, self.wild)), None)
+                if wild is None:
+                    return None
+                left.remove(wild)
+                chosen[index] = wild
+        return [tile for tile in chosen if tile is not None]
+
+    def to_json(self, show_vp: bool) -> dict[str, Any]:
+        """The mat as JSON-ready data; the VP is ``None`` unless ``show_vp``."""
+        return {
+            "reserve": "".join(self.reserve),
+            "stars": self.stars,
+            "vp": self.vp if show_vp else None,
+            "grid": self.grid.to_json(),
+            "cards": list(self.cards),
+            "used": list(self.used),
+            "items": list(self.items),
+            "wild": self.wild,
+            "cubes": dict(sorted(self.cubes.items())),
+            "goals_done": list(self.goals_done),
+            "bonus_claimed": [list(cell) for cell in self.bonus_claimed],
+            "pawn": self.pawn,
+            "die": self.die,
+            "edges": list(self.edges),
+        }
