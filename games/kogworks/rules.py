@@ -53,7 +53,15 @@ def group_from(seed: int, within: int) -> Group:
     even, odd, frontier, region = seed, 0, seed, seed
     parity = 0
     while True:
-        frontier = dilate(frontier) & within & ~region
+        # dilate() inlined: this loop is the hot path of move generation.
+        frontier = (
+            (frontier << 1)
+            | (frontier >> 1)
+            | (frontier << 11)
+            | (frontier >> 11)
+            | (frontier << 12)
+            | (frontier >> 12)
+        ) & (within & ~region)
         if not frontier:
             break
         region |= frontier
@@ -62,6 +70,8 @@ def group_from(seed: int, within: int) -> Group:
             odd |= frontier
         else:
             even |= frontier
+    if region == seed:
+        return Group(region, True, 0)
     grown_even, grown_odd = dilate(even), dilate(odd)
     turns = not (grown_even & even) and not (grown_odd & odd)
     return Group(region, turns, grown_even & grown_odd if turns else grown_even | grown_odd)
