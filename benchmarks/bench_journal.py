@@ -6,8 +6,9 @@ Run from the repository root::
 
 Every append is one committed transaction in WAL mode with synchronous=FULL,
 so it waits for the disk (fsync): put ``--dir`` on the disk the table will use.
-The game is the toy game from tests/toy_game.py (three actions a round) until
-a real engine is installed; the journal's cost does not depend on the game.
+Appends and the first resume use the toy game from tests/toy_game.py (three
+actions a round), so they measure the journal alone; the last figure resumes
+a real Kogworks game, where replay is dominated by the engine's own apply.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogtable.journal import Journal, JournaledGame
-from games.core import CHANCE
+from games.core import CHANCE, available_games
 from tests import toy_game
 
 
@@ -69,6 +70,25 @@ def bench_replay(folder: Path, repeats: int = 20) -> None:
     print(f"  median {statistics.median(took) * 1e3:.2f} ms, max {max(took) * 1e3:.2f} ms")
 
 
+def bench_kogworks_resume(folder: Path, repeats: int = 5) -> None:
+    """Resume a Kogworks game at ply 200 with the default loader and replay."""
+    path = folder / "kogworks.sqlite"
+    rng = random.Random(2)
+    with Journal(path) as journal:
+        game = journal.new_game("kogworks", seed=2)
+        for _ in range(200):
+            game.apply(rng.choice(list(game.state.legal_actions())), "simulation")
+    took = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        with Journal(path) as journal:
+            resumed = journal.resume()
+        took.append(time.perf_counter() - start)
+        assert resumed is not None and len(resumed.state.history) == 200
+    print(f"resume: a 200-action Kogworks game ({repeats} runs)")
+    print(f"  median {statistics.median(took) * 1e3:.1f} ms, max {max(took) * 1e3:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=None, help="where to put the databases")
@@ -78,6 +98,8 @@ def main() -> None:
         print(f"databases in {folder}")
         bench_appends(Path(folder), args.appends)
         bench_replay(Path(folder))
+        if "kogworks" in available_games():
+            bench_kogworks_resume(Path(folder))
 
 
 if __name__ == "__main__":

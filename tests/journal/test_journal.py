@@ -307,3 +307,19 @@ def test_another_process_can_read_while_the_game_runs(path: Path) -> None:
         )
         assert reader.stdout.strip() == "3"
     assert os.path.exists(path)
+
+
+def test_a_real_game_resumes_with_the_default_loader_and_replay(path: Path) -> None:
+    rng = random.Random(4)
+    with Journal(path) as journal:
+        game = journal.new_game("kogworks", seed=4, profile="mock")
+        for _ in range(30):
+            game.apply(rng.choice(list(game.state.legal_actions())), "camera")
+        expected = game.state.clone()
+    with Journal(path) as journal:
+        resumed = journal.resume()
+        assert resumed is not None
+        assert resumed.state == expected
+        assert journal.games()[0].profile == "mock"
+        resumed.undo()
+        assert resumed.state.history == expected.history[:-1]
