@@ -479,7 +479,8 @@ def _camera(table: _Table) -> CameraProfile | Any:
     source = table.get(
         "source",
         _camera_source,
-        'a camera index (0, 1, ...), a path, "synthetic" or "picamera2"',
+        'a camera index (0, 1, ...), a path with a "/" (like "/dev/video0" or '
+        '"./game.mp4"), "synthetic" or "picamera2"',
         _MISSING,
     )
     resolution = table.get(

@@ -45,14 +45,14 @@ CASES = [
     (
         'source = "synthetic"',
         'source = "synthetc"',
-        'camera.source = "synthetc": expected a camera index (0, 1, ...), a path, '
-        '"synthetic" or "picamera2"',
+        'camera.source = "synthetc": expected a camera index (0, 1, ...), a path with a "/" '
+        '(like "/dev/video0" or "./game.mp4"), "synthetic" or "picamera2"',
     ),
     (
         'source = "synthetic"',
         "source = -1",
-        'camera.source = -1: expected a camera index (0, 1, ...), a path, "synthetic" or '
-        '"picamera2"',
+        'camera.source = -1: expected a camera index (0, 1, ...), a path with a "/" (like '
+        '"/dev/video0" or "./game.mp4"), "synthetic" or "picamera2"',
     ),
     (
         "resolution = [1280, 720]",
