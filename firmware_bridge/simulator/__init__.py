@@ -1,0 +1,307 @@
+"""A simulated Pico on a pseudo-terminal, with a fault-injecting relay in the line.
+
+The real firmware sources run in a child process (``child.py``) against
+stand-ins for ``machine``, ``neopixel``, ``rp2`` and ``micropython``. Its USB
+serial line (stdin/stdout) is relayed to the master side of a pseudo-terminal;
+the host opens the slave side with pyserial through a stable symlink
+(:attr:`Simulator.port`), exactly as it opens ``/dev/serial/by-id/...``. The
+relay can drop, corrupt, duplicate and delay bytes (:class:`Faults`), pull the
+cable (:meth:`Simulator.unplug`: the pty and its symlink vanish) and reset the
+Pico (:meth:`Simulator.reset`: a fresh firmware process on the same line).
+
+>>> with Simulator() as sim:  # doctest: +SKIP
+...     link = Link(sim.port); link.start(); link.wait_connected(5)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHILD = Path(__file__).resolve().parent / "child.py"
+CHUNK = 4096
+
+
+@dataclass
+class Faults:
+    """What the line does to bytes in one direction: each a probability per byte.
+
+    ``delay`` is a probability per chunk of holding it back ``delay_s`` seconds.
+    """
+
+    drop: float = 0.0
+    corrupt: float = 0.0
+    duplicate: float = 0.0
+    delay: float = 0.0
+    delay_s: float = 0.01
+    seed: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def active(self) -> bool:
+        """True if this line does anything to bytes at all."""
+        return bool(self.drop or self.corrupt or self.duplicate or self.delay)
+
+    def apply(self, data: bytes) -> bytes:
+        """The bytes that come out of the line when ``data`` goes in."""
+        if not self.active():
+            return data
+        if self.delay and self._rng.random() < self.delay:
+            self._count("delayed")
+            time.sleep(self.delay_s)
+        out = bytearray()
+        for byte in data:
+            out.extend(self._byte(byte))
+        return bytes(out)
+
+    def _byte(self, byte: int) -> bytes:
+        """What becomes of one byte."""
+        roll = self._rng.random()
+        if roll < self.drop:
+            self._count("dropped")
+            return b""
+        roll -= self.drop
+        if roll < self.corrupt:
+            self._count("corrupted")
+            return bytes((byte ^ self._rng.randrange(1, 256),))
+        roll -= self.corrupt
+        if roll < self.duplicate:
+            self._count("duplicated")
+            return bytes((byte, byte))
+        return bytes((byte,))
+
+    def _count(self, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+
+class SimulatorError(RuntimeError):
+    """The simulated Pico could not be started or did not answer."""
+
+
+class Simulator:
+    """One simulated Pico, its pseudo-terminal and the relay between them."""
+
+    def __init__(
+        self,
+        *,
+        protocol: int | None = None,
+        to_host: Faults | None = None,
+        to_firmware: Faults | None = None,
+        directory: str | None = None,
+    ) -> None:
+        self.protocol = protocol
+        self.to_host = to_host or Faults()
+        self.to_firmware = to_firmware or Faults()
+        self._tmp = tempfile.TemporaryDirectory(prefix="cogtable-sim-", dir=directory)
+        self.port = str(Path(self._tmp.name) / "ttyPico")
+        self._lock = threading.RLock()
+        self._control_lock = threading.Lock()
+        self._closing = threading.Event()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._control: socket.socket | None = None
+        self._replies: Any = None
+        self.plugged = False
+
+    # Life cycle -----------------------------------------------------------------------
+
+    def start(self) -> Simulator:
+        """Boot the firmware and plug in the line."""
+        self._boot()
+        self.plug()
+        threading.Thread(target=self._host_to_firmware, daemon=True).start()
+        return self
+
+    def close(self) -> None:
+        """Stop the firmware, remove the line."""
+        self._closing.set()
+        self.unplug()
+        self._halt()
+        self._tmp.cleanup()
+
+    def __enter__(self) -> Simulator:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def reset(self) -> None:
+        """Reset the Pico: everything in its RAM is gone, it boots afresh on the same line."""
+        with self._lock:
+            self._halt()
+            self._boot()
+
+    def _boot(self) -> None:
+        """Start a firmware process and the relay from its stdout."""
+        ours, theirs = socket.socketpair()
+        command = [sys.executable, str(CHILD), "--control-fd", str(theirs.fileno())]
+        if self.protocol is not None:
+            command += ["--protocol", str(self.protocol)]
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(theirs.fileno(),)
+        )
+        theirs.close()
+        self._process, self._control = process, ours
+        self._replies = ours.makefile("r", encoding="utf-8")
+        threading.Thread(target=self._firmware_to_host, args=(process,), daemon=True).start()
+
+    def _halt(self) -> None:
+        """Stop the firmware process."""
+        process, control = self._process, self._control
+        self._process = self._control = None
+        if control is not None:
+            control.close()
+        if process is not None:
+            process.kill()
+            process.wait()
+            for stream in (process.stdin, process.stdout):
+                with contextlib.suppress(OSError):
+                    stream.close()  # type: ignore[union-attr]
+
+    # The cable ------------------------------------------------------------------------
+
+    def plug(self) -> None:
+        """Plug the cable in: a new pseudo-terminal appears at :attr:`port`."""
+        with self._lock:
+            if self.plugged:
+                return
+            master, slave = os.openpty()
+            tty.setraw(slave)  # no echo, no line editing, before anyone opens it
+            os.set_blocking(master, False)
+            self._master, self._slave = master, slave
+            link = self.port + ".new"
+            os.symlink(os.ttyname(slave), link)
+            os.replace(link, self.port)
+            self.plugged = True
+
+    def unplug(self) -> None:
+        """Pull the cable: the pseudo-terminal and its path vanish; the host sees an error."""
+        with self._lock:
+            if not self.plugged:
+                return
+            self.plugged = False
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.port)
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    os.close(fd)
+            self._master = self._slave = None
+
+    # The relay ------------------------------------------------------------------------
+
+    def _firmware_to_host(self, process: subprocess.Popen[bytes]) -> None:
+        """Carry the firmware's output to the host, through the faults, while plugged in."""
+        fd = process.stdout.fileno()  # type: ignore[union-attr]
+        while True:
+            try:
+                data = os.read(fd, CHUNK)
+            except OSError:
+                return
+            if not data:
+                return
+            self._write_master(self.to_host.apply(data))
+
+    def _write_master(self, data: bytes) -> None:
+        """Write to the host's side; lost if the cable is out, as on a real line."""
+        while data and not self._closing.is_set():
+            with self._lock:
+                if self._master is None:
+                    return
+                try:
+                    data = data[os.write(self._master, data) :]
+                    continue
+                except BlockingIOError:
+                    master = self._master
+                except OSError:
+                    return
+            select.select([], [master], [], 0.05)
+
+    def _host_to_firmware(self) -> None:
+        """Carry the host's output to the firmware, through the faults."""
+        while not self._closing.is_set():
+            data = self._read_master()
+            if data:
+                self._write_firmware(self.to_firmware.apply(data))
+
+    def _read_master(self) -> bytes:
+        """Whatever the host wrote, waiting at most 50 ms."""
+        master = self._master
+        if master is None:
+            time.sleep(0.02)
+            return b""
+        try:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            return os.read(master, CHUNK) if ready else b""
+        except OSError:  # unplugged meanwhile, or no host has the port open
+            time.sleep(0.01)
+            return b""
+
+    def _write_firmware(self, data: bytes) -> None:
+        """Feed bytes to the firmware's USB serial input."""
+        process = self._process
+        if process is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            process.stdin.write(data)  # type: ignore[union-attr]
+            process.stdin.flush()  # type: ignore[union-attr]
+
+    # The table around the Pico --------------------------------------------------------
+
+    def request(self, op: str, **arguments: Any) -> dict[str, Any]:
+        """Ask the firmware process for something; its JSON answer."""
+        with self._control_lock:
+            if self._control is None:
+                raise SimulatorError("the simulated Pico is not running")
+            self._control.sendall((json.dumps({"op": op, **arguments}) + "\n").encode())
+            line = self._replies.readline()
+        if not line:
+            raise SimulatorError("the simulated Pico stopped")
+        return json.loads(line)
+
+    def press(self, button: int) -> None:
+        """Hold a button down (the debouncer decides when it counts)."""
+        self.request("level", level=0, button=button)
+
+    def release(self, button: int) -> None:
+        """Let a button go."""
+        self.request("level", level=1, button=button)
+
+    def press_roll(self, die: int, hold_s: float = 0.05) -> None:
+        """Press and release a die's roll button."""
+        self.request("level", level=0, die=die)
+        time.sleep(hold_s)
+        self.request("level", level=1, die=die)
+
+    def emit_buttons(self, count: int) -> None:
+        """Have the firmware send ``count`` button events (button ``i % n``, PRESSED,
+        Pico time ``i``) as fast as its send queue takes them."""
+        self.request("emit", count=count)
+
+    def leds(self) -> list[tuple[int, int, int]]:
+        """What the LED chain shows now."""
+        return [tuple(colour) for colour in self.request("leds")["leds"]]  # type: ignore[misc]
+
+    def commands(self, since: int = 0) -> list[tuple[int, bytes]]:
+        """Every host command the firmware carried out since boot, in order."""
+        found = self.request("commands", since=since)["commands"]
+        return [(mtype, bytes.fromhex(payload)) for mtype, payload in found]
+
+    def state(self) -> dict[str, Any]:
+        """The firmware's counters: boot id, host id, backlog, retransmissions, ..."""
+        return self.request("state")
