@@ -1,0 +1,80 @@
+"""Cogs and Commissars: the rules engine (deck building, turns, the response stack).
+
+The card list is data (``cards.toml``, checked by :mod:`games.commissars.cards`).
+Options:
+
+- ``players``: 2 to 6;
+- ``decks``: ``preconstructed`` (faction decks), ``random`` (18 random + 12 core)
+  or ``draft`` (8 random + 10-card pick-and-pass rounds + 12 core);
+- ``leaders``: play with Faction Leaders (each seat's leader matches its faction);
+- ``factions``: comma-separated faction per seat (empty: the data file's order);
+- ``first_player``: the seat that starts (0-based);
+- ``max_turns``: end the game without a winner after this many turns (0: never).
+  Random players can stall (nobody reaches 15 points, or a Revolution is
+  always countered), so the default caps a game at 300 turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from games.core import BadOptions, merge_options
+
+from .actions import ACTIONS, Choose, Discard, EndPhase, Pass, Pick, Play, Retarget, TopCard
+from .cards import CardSet, load_cards
+from .state import DECK_MODES, CommissarsState
+
+NAME = "commissars"
+DEFAULTS: dict[str, Any] = {
+    "players": 2,
+    "decks": "preconstructed",
+    "leaders": False,
+    "factions": "",
+    "first_player": 0,
+    "max_turns": 300,
+}
+
+__all__ = [
+    "ACTIONS",
+    "DEFAULTS",
+    "NAME",
+    "Choose",
+    "CommissarsState",
+    "Discard",
+    "EndPhase",
+    "Pass",
+    "Pick",
+    "Play",
+    "Retarget",
+    "TopCard",
+    "card_set",
+    "new_game",
+]
+
+
+@cache
+def card_set() -> CardSet:
+    """The shipped card list, read and checked once."""
+    return load_cards()
+
+
+def new_game(options: Mapping[str, Any] | None = None, seed: int = 0) -> CommissarsState:
+    """A new game, set up to its first chance node (the first card dealt or drawn)."""
+    merged = merge_options(options, DEFAULTS)
+    _check(merged)
+    state = CommissarsState(merged, seed, card_set())
+    state.setup()
+    return state
+
+
+def _check(options: Mapping[str, Any]) -> None:
+    if not 2 <= options["players"] <= 6:
+        raise BadOptions(f"option 'players' = {options['players']}: expected 2 to 6")
+    if options["decks"] not in DECK_MODES:
+        raise BadOptions(f"option 'decks' = {options['decks']!r}: expected one of {DECK_MODES}")
+    if not 0 <= options["first_player"] < options["players"]:
+        raise BadOptions(f"option 'first_player' = {options['first_player']}: not a seat")
+    if options["max_turns"] < 0:
+        raise BadOptions("option 'max_turns' must be 0 (no cap) or more")

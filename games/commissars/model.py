@@ -1,0 +1,100 @@
+"""The pieces of a Cogs and Commissars position: seats, stack entries, tasks."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import KINDS, POINTS
+
+Task = tuple[Any, ...]
+"""A pending step: ``(op, *args)``. Tasks run front first; see ``state.py``."""
+
+
+@dataclass
+class Seat:
+    """One player's cards and Citizens."""
+
+    faction: str
+    leader: str
+    hand: Counter[str] = field(default_factory=Counter)
+    deck: Counter[str] = field(default_factory=Counter)
+    discard: list[str] = field(default_factory=list)
+    citizens: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    packet: Counter[str] = field(default_factory=Counter)
+
+    def points(self) -> int:
+        """The value of this player's Citizens."""
+        return sum(POINTS[kind] * count for kind, count in self.citizens.items())
+
+    def copy(self) -> Seat:
+        """An independent copy."""
+        return Seat(
+            self.faction,
+            self.leader,
+            Counter(self.hand),
+            Counter(self.deck),
+            list(self.discard),
+            dict(self.citizens),
+            Counter(self.packet),
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, secrets included, JSON-ready."""
+        return {
+            "faction": self.faction,
+            "leader": self.leader,
+            "hand": dict(sorted(self.hand.items())),
+            "deck": dict(sorted(self.deck.items())),
+            "discard": list(self.discard),
+            "citizens": dict(self.citizens),
+            "packet": dict(sorted(self.packet.items())),
+        }
+
+    def public(self) -> dict[str, Any]:
+        """What the whole table sees of this seat."""
+        return {
+            "faction": self.faction,
+            "leader": self.leader,
+            "citizens": dict(self.citizens),
+            "points": self.points(),
+            "hand_size": self.hand.total(),
+            "deck_size": self.deck.total(),
+            "discard": list(self.discard),
+        }
+
+
+@dataclass
+class Entry:
+    """A card (or a Doublespeak duplicate) on the stack, waiting to resolve.
+
+    ``player`` controls it (played it, or owns the duplicate); ``home`` is the
+    player whose discard pile the card goes to (differs after Intercept
+    Transmission). ``protected``: Stifle Free Speech may not target it (Disarm
+    the Citizens); ``uncounterable``: nothing may counter it (Revolution at 20+).
+    """
+
+    id: int
+    card: str
+    player: int
+    home: int
+    target: int = -1
+    kind: str = ""
+    entry: int = -1
+    copy: bool = False
+    protected: bool = False
+    uncounterable: bool = False
+    played_before: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """This entry, JSON-ready (stack entries are public)."""
+        return {field.name: getattr(self, field.name) for field in FIELDS}
+
+    def clone(self) -> Entry:
+        """An independent copy."""
+        return dataclasses.replace(self)
+
+
+FIELDS = dataclasses.fields(Entry)

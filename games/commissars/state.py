@@ -1,0 +1,644 @@
+"""The Cogs and Commissars game state: setup, turn phases, the stack and its windows.
+
+Who acts is decided in this order (see :meth:`CommissarsState.to_act`):
+
+1. a queued task that needs input: chance for a draw, flip or deal (the card
+   that comes off the deck), or the one player who must choose something;
+2. an open response window: the one player whose turn it is to respond; the
+   window closes (and the top card resolves) after every player passed in a row;
+3. the draft: every player who has not picked from their packet yet;
+4. the active player in their Discard/Draw, Propaganda or Action phase.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from games.core import CHANCE, Action, BadOptions, Event, IllegalAction, Outcome, State
+
+from .actions import (
+    Choose,
+    Discard,
+    EndPhase,
+    Happened,
+    Pass,
+    Pick,
+    Play,
+    Retarget,
+    TopCard,
+)
+from .cards import KINDS, Card, CardSet
+from .effects import ANDROIDOPOV, SIMULENIN, Effects
+from .model import Entry, Seat, Task
+
+HAND_SIZE = 7
+START_PROLETARIAT = 2
+SUPPLY = {"P": 51, "B": 18, "C": 15}
+RANDOM_CARDS, DRAFT_RANDOM, PACKET = 18, 8, 10
+DECK_MODES = ("preconstructed", "random", "draft")
+CHANCE_TASKS = ("draw", "flip", "deal", "deal_packet")
+DECISION_TASKS = ("discard", "choose", "retarget")
+MAIN_PHASES = ("discard", "propaganda", "action")
+
+Target = tuple[int, str, int]
+"""What a play chooses: (target player, Citizen kind, stack entry id); -1/'' unused."""
+
+
+class CommissarsState(Effects, State):
+    """A game of Cogs and Commissars in progress."""
+
+    game = "commissars"
+
+    def __init__(self, options: Mapping[str, Any], seed: int, cards: CardSet) -> None:
+        super().__init__(options, seed, options["players"])
+        self.cards = cards
+        factions = _factions(options, cards)
+        leaders = options["leaders"]
+        self.seats = [Seat(faction, faction if leaders else "") for faction in factions]
+        self.gulag = dict(SUPPLY)
+        self.pool: Counter[str] = Counter()
+        self.stack: list[Entry] = []
+        self.next_id = 1
+        self.tasks: list[Task] = []
+        self.window: list[int] | None = None
+        self.picked: list[bool] = [False] * self.num_players
+        self.phase, self.turn, self.active = "setup", 0, options["first_player"]
+        self.actions_left, self.hand_limit, self.disarmed = 0, HAND_SIZE, -1
+        self.played = [0] * self.num_players
+        self.winner, self.ended = -1, ""
+        self.resolving: Entry | None = None
+        self.resolving_sent = 0
+        self._new_tasks: list[Task] = []
+        self._events: list[Happened] = []
+
+    # -- setup -----------------------------------------------------------------
+
+    def setup(self) -> None:
+        """Rations, decks (or the deals that build them), starting hands, first turn."""
+        for seat in self.seats:
+            seat.citizens["P"] = START_PROLETARIAT
+            self.gulag["P"] -= START_PROLETARIAT
+        mode = self.options["decks"]
+        if mode == "preconstructed":
+            for seat in self.seats:
+                seat.deck = self.cards.faction_deck(seat.faction)
+        else:
+            self._deal_tasks(mode)
+        self.tasks.append(("start_hands",))
+        self._advance()
+
+    def _deal_tasks(self, mode: str) -> None:
+        self.pool = self.cards.regular_pool()
+        for seat in self.seats:
+            seat.deck = self.cards.core_set()
+        rounds = RANDOM_CARDS if mode == "random" else DRAFT_RANDOM
+        players = range(self.num_players)
+        self.tasks.extend(("deal", p) for _ in range(rounds) for p in players)
+        if mode == "draft":
+            self.tasks.extend(("deal_packet", p) for _ in range(PACKET) for p in players)
+            self.tasks.append(("draft",))
+
+    # -- who acts ----------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.winner >= 0 or self.ended:
+            return ()
+        if self.tasks:
+            task = self.tasks[0]
+            return (CHANCE,) if task[0] in CHANCE_TASKS else (task[1],)
+        if self.window is not None:
+            return (self.window[0],)
+        if self.phase == "draft":
+            return tuple(p for p in range(self.num_players) if not self.picked[p])
+        return (self.active,)
+
+    def legal_actions(self, player: int | None = None) -> Sequence[Action]:
+        acting = self.to_act()
+        if acting == (CHANCE,):
+            if player not in (None, CHANCE):
+                return []
+            return [action for action, _ in self.chance_outcomes()]
+        players = acting if player is None else [p for p in acting if p == player]
+        return [action for p in players for action in self._legal_for(p)]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.to_act() != (CHANCE,):
+            return []
+        source = self._chance_source(self.tasks[0])
+        total = source.total()
+        return [
+            (TopCard(name, player=CHANCE), count / total) for name, count in sorted(source.items())
+        ]
+
+    def _chance_source(self, task: Task) -> Counter[str]:
+        return self.pool if task[0] in ("deal", "deal_packet") else self.seats[task[1]].deck
+
+    def _legal_for(self, player: int) -> list[Action]:
+        if self.tasks:
+            return self._decision_options(self.tasks[0])
+        if self.window is not None:
+            return [*self._plays(player, in_window=True), Pass(player=player)]
+        if self.phase == "draft":
+            return [Pick(name, player=player) for name in sorted(self.seats[player].packet)]
+        if self.phase == "discard":
+            return self._discard_phase_options(player)
+        return [*self._plays(player, in_window=False), EndPhase(player=player)]
+
+    def _discard_phase_options(self, player: int) -> list[Action]:
+        hand = self.seats[player].hand
+        options: list[Action] = [Discard(name, player=player) for name in sorted(hand)]
+        if hand.total() <= self.hand_limit:
+            options.append(EndPhase(player=player))
+        return options
+
+    # -- plays and their targets -----------------------------------------------------
+
+    def _plays(self, player: int, in_window: bool) -> Iterator[Play]:
+        """Every card ``player`` may play from hand now, with every target."""
+        for name in sorted(self.seats[player].hand):
+            card = self.card(name)
+            for blitz in self._play_modes(card, player, in_window):
+                for target, kind, entry in self.targets(card, player):
+                    yield Play(name, target, kind, entry, blitz, player=player)
+
+    def _play_modes(self, card: Card, player: int, in_window: bool) -> list[bool]:
+        """How ``card`` may be played now: ``[]`` not at all; True means as a paid Blitz."""
+        if card.type in ("Blitz", "Counter Propaganda"):
+            return [False]
+        modes = []
+        enough = self.seats[player].points() >= card.requires_points
+        if card.type in ("Action", "Revolution") and self._may_take_action(player) and enough:
+            modes.append(False)
+        if card.type == "Propaganda" and not in_window and self._may_play_propaganda(player):
+            modes.append(False)
+        if card.blitz_cost and self.seats[player].citizens[card.blitz_cost]:
+            modes.append(True)
+        return modes
+
+    def _may_take_action(self, player: int) -> bool:
+        return player == self.active and self.phase == "action" and self.actions_left > 0
+
+    def _may_play_propaganda(self, player: int) -> bool:
+        return player == self.active and self.phase == "propaganda" and not self.stack
+
+    def targets(self, card: Card, player: int, exclude: int = -1) -> list[tuple[int, str, int]]:
+        """Every legal choice of target for ``card`` played by ``player`` now."""
+        spec, everyone = card.target, range(self.num_players)
+        if spec == "none":
+            return [(-1, "", -1)]
+        if spec == "other_player":
+            return [(p, "", -1) for p in everyone if p != player]
+        if spec in ("citizen", "other_citizen"):
+            return [
+                (p, kind, -1)
+                for p in everyone
+                if spec == "citizen" or p != player
+                for kind in KINDS
+                if self.seats[p].citizens[kind]
+            ]
+        if spec == "kind":
+            return [(-1, kind, -1) for kind in KINDS]
+        if spec == "retype":
+            return [
+                (-1, kind, entry.id)
+                for entry in self.stack
+                if entry.kind and entry.id != exclude
+                for kind in KINDS
+                if kind != entry.kind
+            ]
+        return [
+            (-1, "", entry.id)
+            for entry in self.stack
+            if entry.id != exclude and self._may_target_entry(card, entry)
+        ]
+
+    def _may_target_entry(self, card: Card, entry: Entry) -> bool:
+        if not card.counters():
+            return True
+        if entry.uncounterable:
+            return False
+        types = card.counter_types()
+        if types:
+            return self.card(entry.card).type in types
+        return not entry.protected
+
+    # -- decisions ------------------------------------------------------------------
+
+    def _decision_options(self, task: Task) -> list[Action]:
+        op, player = task[0], task[1]
+        if op == "discard":
+            return [Discard(name, player=player) for name in sorted(self.seats[player].hand)]
+        if op == "retarget":
+            return self._retarget_options(player, task[2])
+        return self._choice_options(player, task[2], task[3:])
+
+    def _retarget_options(self, player: int, entry_id: int) -> list[Action]:
+        entry = self.find_entry(entry_id)
+        if entry is None:
+            return []
+        found = self.targets(self.card(entry.card), player, exclude=entry_id)
+        return [Retarget(t, k, e, player=player) for t, k, e in found]
+
+    def _choice_options(self, player: int, what: str, args: tuple[Any, ...]) -> list[Action]:
+        seat = self.seats[player]
+        if what == "automarx":
+            names = ["produce", "draw", "none"]
+        elif what == "computin":
+            names = ["produce", "draw"]
+        elif what == "simulenin":
+            names = ["draw", "none"]
+        elif what == "retrieve":
+            names = sorted(name for name in set(seat.discard) if name != args[0])
+        elif what == "search":
+            wanted = self._search_types(args[1])
+            names = [*sorted(n for n in seat.deck if self.card(n).type in wanted), "done"]
+        else:
+            return [*self._intercept_plays(player, args[0]), Choose("none", player=player)]
+        return [Choose(name, player=player) for name in names]
+
+    def _search_types(self, name: str) -> tuple[str, ...]:
+        step = next(step for step in self.card(name).effect if step.op == "search_deck")
+        return tuple(step.get("types"))
+
+    def _intercept_plays(self, player: int, victim: int) -> Iterator[Play]:
+        for name in sorted(self.seats[victim].hand):
+            card = self.card(name)
+            if self.seats[player].points() < card.requires_points:
+                continue
+            for target, kind, entry in self.targets(card, player):
+                yield Play(name, target, kind, entry, False, victim, player=player)
+
+    def _skip_task(self, task: Task) -> bool:
+        """A decision nobody can make (an empty hand, nothing to choose) is skipped."""
+        if task[0] in CHANCE_TASKS:
+            return self._chance_source(task).total() == 0
+        return not self._decision_options(task)
+
+    # -- applying ---------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> list[Event]:
+        legal = self.legal_actions(action.player)
+        if action not in legal:
+            raise IllegalAction(self._why_illegal(action))
+        self._events = []
+        if self.tasks:
+            self._answer_task(self.tasks.pop(0), action)
+        else:
+            self._act(action)
+        self._advance()
+        return list(self._events)
+
+    def _why_illegal(self, action: Action) -> str:
+        if isinstance(action, Play) and action.source < 0:
+            if action.card not in self.seats[action.player].hand:
+                return f"{action.card} is not in {self.player_name(action.player)}'s hand"
+            return f"{action.notation()} is not allowed now ({self.waiting_for()})"
+        return f"{action.notation()} is not possible now ({self.waiting_for()})"
+
+    def _answer_task(self, task: Task, action: Action) -> None:
+        """Apply a chance outcome or a decision to the task at the front."""
+        op = task[0]
+        if isinstance(action, TopCard):
+            self._take_from_deck(task, action.card)
+        elif isinstance(action, Discard):
+            self.discard_from_hand(action.player, action.card)
+            if task[2] > 1:
+                self._later("discard", task[1], task[2] - 1)
+        elif isinstance(action, Retarget):
+            self._retarget(task[2], action)
+        elif isinstance(action, Play):
+            self._play(action)
+        elif isinstance(action, Choose):
+            self._choose(action, task[2], task[3:])
+        else:  # pragma: no cover - legal_actions lists nothing else for tasks
+            raise IllegalAction(f"{action.notation()} does not answer {op}")
+
+    def _act(self, action: Action) -> None:
+        if isinstance(action, Pass):
+            self._pass()
+        elif isinstance(action, Play):
+            self._play(action)
+        elif isinstance(action, EndPhase):
+            self._end_phase()
+        elif isinstance(action, Discard):
+            self.discard_from_hand(action.player, action.card)
+        elif isinstance(action, Pick):
+            self._pick(action)
+
+    def _take_from_deck(self, task: Task, name: str) -> None:
+        op, player = task[0], task[1]
+        source = self._chance_source(task)
+        source[name] -= 1
+        source += Counter()
+        seat = self.seats[player]
+        if op == "deal":
+            seat.deck[name] += 1
+        elif op == "deal_packet":
+            seat.packet[name] += 1
+        elif op == "draw":
+            seat.hand[name] += 1
+            self._note("draw", player, f"player {player + 1} draws a card")
+        else:
+            seat.discard.append(name)
+            self._note("produce", player, f"player {player + 1} flips {name}")
+            for kind in self.card(name).production:
+                self.gain(player, kind)
+
+    def _play(self, action: Play) -> None:
+        """Put a card on the stack: pay its Blitz cost, count it, fire play triggers."""
+        player, card = action.player, self.card(action.card)
+        home = action.source if action.source >= 0 else player
+        hand = self.seats[home].hand
+        hand[action.card] -= 1
+        hand += Counter()
+        if action.blitz:
+            self.send(player, card.blitz_cost, counted=False)
+        elif card.type in ("Action", "Revolution") and action.source < 0:
+            self.actions_left -= 1
+        if "disarm" in card.on_play:
+            self.disarmed = player
+        points = self.seats[player].points()
+        entry = Entry(
+            self.next_id, action.card, player, home, action.target, action.kind, action.entry,
+            protected=self.disarmed == player,
+            uncounterable=bool(card.uncounterable_at) and points >= card.uncounterable_at,
+            played_before=self.played[player],
+        )  # fmt: skip
+        self.next_id += 1
+        self.played[player] += 1
+        self.stack.append(entry)
+        self._note("play", player, f"player {player + 1}: {action.notation()} (#{entry.id})")
+        if card.mentions_counter and self.leader_of(player) == SIMULENIN:
+            self._later("choose", player, "simulenin")
+        self._later("window", player)
+
+    def _retarget(self, entry_id: int, action: Retarget) -> None:
+        entry = self.find_entry(entry_id)
+        if entry is not None:
+            entry.target, entry.kind, entry.entry = action.target, action.kind, action.entry
+
+    def _choose(self, action: Choose, what: str, args: tuple[Any, ...]) -> None:
+        player, option = action.player, action.option
+        if option in ("none", "done"):
+            return
+        if what in ("automarx", "computin", "simulenin"):
+            draws = 2 if what == "computin" else 1
+            tasks = [("flip", player)] if option == "produce" else [("draw", player)] * draws
+            for task in tasks:
+                self._later(*task)
+        elif what == "retrieve":
+            self.seats[player].discard.remove(option)
+            self.seats[player].hand[option] += 1
+            self._note("retrieve", player, f"player {player + 1} takes {option} back")
+        else:
+            self._search_take(player, option, args)
+
+    def _search_take(self, player: int, name: str, args: tuple[Any, ...]) -> None:
+        seat = self.seats[player]
+        seat.deck[name] -= 1
+        seat.deck += Counter()
+        seat.hand[name] += 1
+        self._note("show", player, f"player {player + 1} takes {name} from their deck")
+        if args[0] > 1:
+            self._later("choose", player, "search", args[0] - 1, args[1])
+
+    def _pass(self) -> None:
+        assert self.window is not None
+        self.window[0] = (self.window[0] + 1) % self.num_players
+        self.window[1] += 1
+        if self.window[1] >= self.num_players:
+            self.window = None
+            self._later("resolve")
+
+    def _end_phase(self) -> None:
+        player = self.active
+        if self.phase == "discard":
+            self.phase = "propaganda"
+            self._later("fill", player)
+        elif self.phase == "propaganda":
+            self.phase = "action"
+        else:
+            self.active = (self.active + 1) % self.num_players
+            self._later("begin_turn")
+        self._note("phase", player, f"player {player + 1}: {self.phase} phase")
+
+    def _pick(self, action: Pick) -> None:
+        seat = self.seats[action.player]
+        seat.packet[action.card] -= 1
+        seat.packet += Counter()
+        seat.deck[action.card] += 1
+        self.picked[action.player] = True
+        if all(self.picked):
+            self._pass_packets()
+
+    def _pass_packets(self) -> None:
+        """Every packet goes to the player on the left; an empty draft ends."""
+        packets = [seat.packet for seat in self.seats]
+        for number, seat in enumerate(self.seats):
+            seat.packet = packets[number - 1]
+        self.picked = [False] * self.num_players
+        if not any(packets):
+            self.phase = "setup"
+
+    # -- running queued tasks -----------------------------------------------------------
+
+    def _flush(self) -> None:
+        if self._new_tasks:
+            self.tasks[0:0] = self._new_tasks
+            self._new_tasks = []
+
+    def _advance(self) -> None:
+        """Run queued tasks that need nobody's input, until someone must act."""
+        while self.winner < 0 and not self.ended:
+            self._flush()
+            if not self.tasks:
+                if self.window is None and self.stack:
+                    self.window = [(self.stack[-1].player + 1) % self.num_players, 0]
+                return
+            task = self.tasks[0]
+            if task[0] in CHANCE_TASKS or task[0] in DECISION_TASKS:
+                if task[0] in ("draw", "flip"):
+                    self._reshuffle_if_empty(task[1])
+                if not self._skip_task(task):
+                    return
+            self.tasks.pop(0)
+            if task[0] not in CHANCE_TASKS and task[0] not in DECISION_TASKS:
+                self._run(task)
+
+    def _reshuffle_if_empty(self, player: int) -> None:
+        seat = self.seats[player]
+        if seat.deck.total() == 0 and seat.discard:
+            seat.deck = Counter(seat.discard)
+            seat.discard = []
+            self._note("reshuffle", player, f"player {player + 1} shuffles their discard pile")
+
+    def _run(self, task: Task) -> None:
+        """Run a task that needs no input."""
+        op = task[0]
+        if op == "window":
+            self.window = [(task[1] + 1) % self.num_players, 0]
+        elif op == "resolve":
+            self.resolve_top()
+        elif op == "finish":
+            self.finish_resolving()
+        elif op == "fill":
+            self._fill(task[1])
+        elif op == "begin_turn":
+            self._begin_turn()
+        elif op == "begin_discard":
+            self._begin_discard(task[1])
+        elif op == "start_hands":
+            self.tasks[0:0] = [("draw", p) for p in range(self.num_players) for _ in range(7)]
+            self.tasks.insert(HAND_SIZE * self.num_players, ("begin_turn",))
+        elif op == "draft":
+            self.phase = "draft"
+
+    def _fill(self, player: int) -> None:
+        seat = self.seats[player]
+        if seat.hand.total() < self.hand_limit and (seat.deck or seat.discard):
+            self._later("draw", player)
+            self._later("fill", player)
+
+    def _begin_turn(self) -> None:
+        cap = self.options["max_turns"]
+        if cap and self.turn >= cap:
+            self.ended = "turn limit"
+            return
+        self.turn += 1
+        self.phase, self.actions_left, self.disarmed = "produce", 1, -1
+        self.played = [0] * self.num_players
+        self._note("turn", self.active, f"turn {self.turn}: player {self.active + 1}")
+        self._later("flip", self.active)
+        self._later("flip", self.active)
+        self._later("begin_discard", self.active)
+
+    def _begin_discard(self, player: int) -> None:
+        """Androidopov's hand size is fixed here, when the phase begins (FAQ)."""
+        self.phase, self.hand_limit = "discard", HAND_SIZE
+        if self.leader_of(player) == ANDROIDOPOV:
+            seat = self.seats[player]
+            bonus = sum(1 for n in seat.discard if self.card(n).type == "Counter Propaganda")
+            self.hand_limit += bonus
+
+    # -- the end, views, copies ------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        scores = tuple(float(seat.points()) for seat in self.seats)
+        if self.winner >= 0:
+            return Outcome((self.winner,), scores, "revolution")
+        if self.ended:
+            return Outcome((), scores, self.ended)
+        return None
+
+    def waiting_for(self) -> str:
+        """Who the game waits for and why, in words."""
+        acting = self.to_act()
+        if not acting:
+            return "the game is over"
+        if acting == (CHANCE,):
+            task = self.tasks[0]
+            return f"the table: the top card of player {task[1] + 1}'s deck ({task[0]})"
+        names = ", ".join(self.player_name(p) for p in acting)
+        if self.tasks:
+            return f"{names} to decide ({' '.join(str(part) for part in self.tasks[0][::2])})"
+        if self.window is not None:
+            return f"{names} to respond to {self.stack[-1].card} or pass"
+        return f"{names} ({self.phase} phase)"
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        view = self._public_view()
+        if player is not None and 0 <= player < self.num_players:
+            view["you"] = player
+            view["hand"] = sorted(self.seats[player].hand.elements())
+            view["packet"] = sorted(self.seats[player].packet.elements())
+            view.update(self._revealed_to(player))
+        return view
+
+    def _public_view(self) -> dict[str, Any]:
+        window = None
+        if self.window is not None:
+            window = {"next": self.window[0], "passes": self.window[1],
+                      "resolves_after_passes": self.num_players - self.window[1]}  # fmt: skip
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "actions_left": self.actions_left,
+            "hand_limit": self.hand_limit,
+            "gulag": dict(self.gulag),
+            "players": [seat.public() for seat in self.seats],
+            "stack": [entry.to_json() for entry in self.stack],
+            "window": window,
+            "to_act": list(self.to_act()),
+            "waiting_for": self.waiting_for(),
+            "winner": self.winner,
+        }
+
+    def _revealed_to(self, player: int) -> dict[str, Any]:
+        """Secrets a pending choice shows its chooser (their deck, an intercepted hand)."""
+        if not self.tasks or self.tasks[0][0] != "choose" or self.tasks[0][1] != player:
+            return {}
+        task = self.tasks[0]
+        if task[2] == "search":
+            return {"deck": sorted(self.seats[player].deck.elements())}
+        if task[2] == "intercept":
+            return {"intercepted_hand": sorted(self.seats[task[3]].hand.elements())}
+        return {}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "actions_left": self.actions_left,
+            "hand_limit": self.hand_limit,
+            "gulag": dict(self.gulag),
+            "stack": [entry.to_json() for entry in self.stack],
+            "winner": self.winner,
+            "seats": [seat.snapshot() for seat in self.seats],
+            "pool": dict(sorted(self.pool.items())),
+            "tasks": [list(task) for task in self.tasks],
+            "window_raw": self.window,
+            "picked": list(self.picked),
+            "next_id": self.next_id,
+            "disarmed": self.disarmed,
+            "played": list(self.played),
+            "ended": self.ended,
+            "resolving": None if self.resolving is None else self.resolving.to_json(),
+            "resolving_sent": self.resolving_sent,
+        }
+
+    def clone(self) -> CommissarsState:
+        other = object.__new__(CommissarsState)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.history = list(self.history)
+        other.seats = [seat.copy() for seat in self.seats]
+        other.gulag, other.pool = dict(self.gulag), Counter(self.pool)
+        other.stack = [entry.clone() for entry in self.stack]
+        other.tasks, other.picked, other.played = (
+            list(self.tasks),
+            list(self.picked),
+            list(self.played),
+        )
+        other.window = None if self.window is None else list(self.window)
+        other.resolving = None if self.resolving is None else self.resolving.clone()
+        other._new_tasks, other._events = [], []
+        return other
+
+
+def _factions(options: Mapping[str, Any], cards: CardSet) -> list[str]:
+    """The faction (and leader) of each seat: the option's list, or the data file's order."""
+    players = options["players"]
+    if not options["factions"]:
+        return list(cards.factions[:players])
+    chosen = [name.strip() for name in options["factions"].split(",")]
+    unknown = [name for name in chosen if name not in cards.factions]
+    if unknown or len(chosen) != players or len(set(chosen)) != players:
+        raise BadOptions(
+            f"option 'factions' = {options['factions']!r}: name {players} different factions "
+            f"out of {', '.join(cards.factions)}"
+        )
+    return chosen
