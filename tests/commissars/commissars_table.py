@@ -1,0 +1,74 @@
+"""Hand-built Cogs and Commissars positions for rules tests.
+
+A real game is started, then its seats are replaced by the cards and Citizens a
+test names, so each test shows exactly the position a rule is about.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from games import commissars
+from games.commissars import Pass, Play, TopCard
+from games.commissars.state import SUPPLY, CommissarsState
+from games.core import CHANCE
+
+
+def table(players: int = 2, leaders: Iterable[str] = (), phase: str = "action") -> CommissarsState:
+    """A position in the active player's (seat 0's) ``phase`` with empty seats."""
+    state = commissars.new_game({"players": players}, seed=0)
+    state.tasks.clear()
+    state.window, state.stack = None, []
+    state.gulag = dict(SUPPLY)
+    leader_list = list(leaders) + [""] * players
+    for number, seat in enumerate(state.seats):
+        seat.hand, seat.deck, seat.discard = Counter(), Counter(), []
+        seat.citizens = {"P": 0, "B": 0, "C": 0}
+        seat.leader = leader_list[number]
+    state.phase, state.active, state.actions_left, state.turn = phase, 0, 1, 1
+    state.played = [0] * players
+    return state
+
+
+def give(
+    state: CommissarsState,
+    player: int,
+    *,
+    hand: Iterable[str] = (),
+    deck: Iterable[str] = (),
+    discard: Iterable[str] = (),
+    citizens: str = "",
+) -> None:
+    """Put cards in a seat; ``citizens`` like ``"CCB"`` come out of the Gulag."""
+    seat = state.seats[player]
+    seat.hand.update(hand)
+    seat.deck.update(deck)
+    seat.discard.extend(discard)
+    for kind in citizens:
+        state.gulag[kind] -= 1
+        seat.citizens[kind] += 1
+
+
+def play(state: CommissarsState, card: str, player: int, **fields: object) -> int:
+    """Play a card; return its stack id."""
+    state.apply(Play(card, player=player, **fields))  # type: ignore[arg-type]
+    return state.next_id - 1
+
+
+def pass_round(state: CommissarsState, times: int | None = None) -> None:
+    """Everyone whose turn it is to respond passes (``times`` passes, default one round)."""
+    for _ in range(times if times is not None else state.num_players):
+        state.apply(Pass(player=state.to_act()[0]))
+
+
+def reveal(state: CommissarsState, *names: str) -> None:
+    """The table reports the cards that come off the deck."""
+    for name in names:
+        assert state.to_act() == (CHANCE,), state.waiting_for()
+        state.apply(TopCard(name, player=CHANCE))
+
+
+def stack_cards(state: CommissarsState) -> list[str]:
+    """The names on the stack, bottom first."""
+    return [entry.card for entry in state.stack]
