@@ -500,11 +500,11 @@ class Link:
     def _on_reliable(self, seq: int, mtype: int, payload: bytes) -> None:
         """Deliver an event once, in order, and acknowledge it."""
         with self._lock:
-            deliver, reply = self._channel.receive(seq)
+            messages, reply = self._channel.receive(seq, mtype, payload)
             if reply is not None:
                 self._write((reply,))
-        if deliver:
-            self.events.put(_event(mtype, payload))
+        for message_type, message in messages:
+            self.events.put(_event(message_type, message))
 
 
 def _event(mtype: int, payload: bytes) -> ButtonEvent | DiceEvent | FirmwareMessage:

@@ -17,8 +17,8 @@ A frame on the wire is ``COBS(seq, type, payload, CRC-16) 0x00``:
 The zero byte only ever appears as a delimiter, so a receiver that lost sync
 finds the start of the next frame at the next zero (Klipper does the same with
 its sync byte). Reliable messages travel through a :class:`Channel` on each
-side: go-back-N with a window, cumulative ACKs, a NAK for a gap, time-outs that
-back off, and duplicate suppression by sequence number.
+side: selective repeat with a window, cumulative ACKs, a NAK for a gap,
+time-outs that back off, and duplicate suppression by sequence number.
 
 >>> frame = encode_frame(7, PING, b"ab")
 >>> Decoder().feed(b"garbage" + frame)
@@ -255,19 +255,20 @@ def seq_distance(later, earlier):
 
 
 class Channel:
-    """Reliable, ordered, exactly-once delivery of one side's messages (go-back-N).
+    """Reliable, ordered, exactly-once delivery of one side's messages (selective repeat).
 
-    The sender numbers each message, keeps it until it is acknowledged, sends at
-    most ``window`` ahead, and on a time-out or a NAK sends the unacknowledged
-    ones again; each time-out doubles the wait up to ``max_timeout_ms``. The
-    receiver accepts only the next expected number, re-acks duplicates (so a
-    lost ACK heals) and NAKs the first gap it sees. Methods that may put bytes
-    on the line return the frames to write; the caller owns the line and the
-    clock (any millisecond counter: ticks_ms on the Pico, a monotonic clock on
-    the host, a fake one in tests).
+    The sender numbers each message, keeps it until it is acknowledged and has
+    at most ``window`` in flight. The receiver delivers in order only, holds
+    frames that arrive after a gap, re-acks duplicates (so a lost ACK heals)
+    and NAKs the first missing number; the sender then resends just that one.
+    When nothing comes back in time the oldest is resent and the wait doubles,
+    up to ``max_timeout_ms``. Methods that may put bytes on the line return the
+    frames to write; the caller owns the line and the clock (any millisecond
+    counter: ticks_ms on the Pico, a monotonic clock on the host, a fake one in
+    tests).
     """
 
-    def __init__(self, window=8, timeout_ms=40, max_timeout_ms=640, capacity=256):
+    def __init__(self, window=16, timeout_ms=25, max_timeout_ms=400, capacity=256):
         self.window = window
         self.base_timeout_ms = timeout_ms
         self.max_timeout_ms = max_timeout_ms
@@ -276,12 +277,15 @@ class Channel:
         self.sent = 0
         self.next_seq = 0
         self.expected = 0
+        self.held = {}  # seq -> (type, payload): arrived after a gap, waiting for it
         self.timeout_ms = timeout_ms
         self.sent_at = None
-        self.nak_sent = False
+        self.gap_frames = 0
         self.retransmissions = 0
         self.duplicates = 0
         self.gaps = 0
+
+    # Sending --------------------------------------------------------------------------
 
     def room(self):
         """How many more messages may be queued."""
@@ -300,8 +304,7 @@ class Channel:
         """Frames for queued messages that now fit in the window."""
         frames = []
         while self.sent < len(self.pending) and self.sent < self.window:
-            seq, mtype, payload = self.pending[self.sent]
-            frames.append(encode_frame(seq, mtype, payload))
+            frames.append(encode_frame(*self.pending[self.sent]))
             self.sent += 1
         if frames and self.sent_at is None:
             self.sent_at = now
@@ -309,55 +312,86 @@ class Channel:
 
     def on_ack(self, seq, now):
         """The peer has everything up to ``seq``: forget those, send what now fits."""
-        if self.pending:
-            self._acknowledge(seq_distance(seq, self.pending[0][0]) + 1, now)
+        self._acknowledge(seq, now)
         return self.transmit(now)
 
     def on_nak(self, seq, now):
-        """The peer expects ``seq`` next: everything before it arrived, resend from it."""
-        if self.pending:
-            count = seq_distance(seq, self.pending[0][0])
-            if count <= self.sent:
-                self._acknowledge(count, now)
-                self._go_back()
-        return self.transmit(now)
+        """The peer has everything before ``seq`` and misses ``seq``: resend just that."""
+        self._acknowledge((seq - 1) & 0xFF, now)
+        frames = []
+        if self.sent and self.pending[0][0] == seq:
+            frames.append(self._resend_oldest())
+        return frames + self.transmit(now)
 
     def poll(self, now):
-        """Frames to resend because the oldest unacknowledged one timed out."""
+        """The oldest unacknowledged frame again if its time is up (the wait then doubles)."""
+        frames = []
         if self.sent and elapsed_ms(now, self.sent_at) >= self.timeout_ms:
             self.timeout_ms = min(self.timeout_ms * 2, self.max_timeout_ms)
-            self._go_back()
-            self.sent_at = None
-        return self.transmit(now)
+            self.sent_at = now
+            frames.append(self._resend_oldest())
+        return frames + self.transmit(now)
 
-    def _acknowledge(self, count, now):
-        """Drop ``count`` acknowledged messages (ignored unless all were in flight)."""
-        if 0 < count <= self.sent:
+    def _acknowledge(self, seq, now):
+        """Drop the in-flight messages up to and including ``seq`` (others are stale)."""
+        if not self.sent:
+            return
+        count = seq_distance(seq, self.pending[0][0]) + 1
+        if count <= self.sent:
             del self.pending[:count]
             self.sent -= count
             self.timeout_ms = self.base_timeout_ms
             self.sent_at = now if self.sent else None
 
-    def _go_back(self):
-        """Mark every unacknowledged message for sending again."""
-        if self.sent:
-            self.retransmissions += 1
-        self.sent = 0
+    def _resend_oldest(self):
+        """The frame of the oldest unacknowledged message, counted as a retransmission."""
+        self.retransmissions += 1
+        return encode_frame(*self.pending[0])
 
-    def receive(self, seq):
-        """``(deliver, reply)`` for a reliable frame: deliver it or not, and the frame to answer."""
-        if seq == self.expected:
-            self.expected = (seq + 1) & 0xFF
-            self.nak_sent = False
-            return True, encode_frame(seq, ACK)
-        if 0 < seq_distance(self.expected, seq) <= 128:
+    # Receiving ------------------------------------------------------------------------
+
+    def receive(self, seq, mtype, payload):
+        """``(messages, reply)``: the ``(type, payload)`` now deliverable, in order, and
+        the ACK or NAK to answer with (None: stay quiet)."""
+        ahead = seq_distance(seq, self.expected)
+        if ahead == 0:
+            return self._deliver(mtype, payload), self._reply()
+        if ahead >= 128:  # behind: delivered before, our ACK was lost
             self.duplicates += 1
-            return False, encode_frame((self.expected - 1) & 0xFF, ACK)
+            return [], self._reply()
+        if ahead >= 64:  # further ahead than any window: not from this peer's stream
+            return [], None
+        if seq in self.held:
+            self.duplicates += 1
+        else:
+            self.held[seq] = (mtype, bytes(payload))
+        return [], self._nak_for_gap()
+
+    def _deliver(self, mtype, payload):
+        """This message and every held one that now follows in order."""
+        messages = [(mtype, bytes(payload))]
+        self.expected = (self.expected + 1) & 0xFF
+        while self.expected in self.held:
+            messages.append(self.held.pop(self.expected))
+            self.expected = (self.expected + 1) & 0xFF
+        self.gap_frames = 0
+        return messages
+
+    def _reply(self):
+        """ACK everything so far, or NAK the next missing number if frames wait behind it."""
+        if self.held:
+            return encode_frame(self.expected, NAK)
+        return encode_frame((self.expected - 1) & 0xFF, ACK)
+
+    def _nak_for_gap(self):
+        """NAK a gap on the first frame after it, then on every second (the NAK may be lost)."""
         self.gaps += 1
-        if self.nak_sent:
-            return False, None
-        self.nak_sent = True
-        return False, encode_frame(self.expected, NAK)
+        self.gap_frames += 1
+        if self.gap_frames % 2 == 1:
+            return encode_frame(self.expected, NAK)
+        return None
+
+    # Restarts -------------------------------------------------------------------------
 
     def rewind(self):
         """After a reconnect to the same peer: send every unacknowledged message again."""
@@ -378,7 +412,8 @@ class Channel:
         for _, mtype, payload in kept:
             self.queue(mtype, payload)
         self.expected = 0
-        self.nak_sent = False
+        self.held = {}
+        self.gap_frames = 0
         self.rewind()
 
 

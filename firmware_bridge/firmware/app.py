@@ -177,11 +177,11 @@ class Firmware:
             if self._diff(now, self.last_identify) >= IDENTIFY_EVERY_MS:
                 self._send_identify(now)
             return
-        deliver, reply = self.channel.receive(seq)
+        messages, reply = self.channel.receive(seq, mtype, payload)
         if reply is not None:
             self.port.write(reply)
-        if deliver:
-            self._execute(mtype, payload, now)
+        for message_type, message in messages:
+            self._execute(message_type, message, now)
 
     def _execute(self, mtype, payload, now):
         """Carry out one command; a bad one is reported to the host, never fatal."""
