@@ -253,7 +253,8 @@ class CommissarsState(Effects, State):
             names = sorted(name for name in set(seat.discard) if name != args[0])
         elif what == "search":
             wanted = self._search_types(args[1])
-            names = [*sorted(n for n in seat.deck if self.card(n).type in wanted), "done"]
+            names = sorted(n for n in seat.deck if self.card(n).type in wanted)
+            names += ["done"] if names else []
         else:
             return [*self._intercept_plays(player, args[0]), Choose("none", player=player)]
         return [Choose(name, player=player) for name in names]
