@@ -1,0 +1,171 @@
+"""``cogtable play commissars``: Cogs and Commissars in the terminal.
+
+Seats are ``human`` or a built-in player (``random``, ``greedy``). With more
+than one human the screen is cleared and the next human is asked to take over
+before their hand is shown (pass-and-play). Chance (draws, flips, deals) is
+drawn from the seed, as a simulated table would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from cogtable.errors import UserError
+from games import commissars
+from games.commissars.cards import KIND_NAMES
+from games.commissars.players import PLAYERS
+from games.commissars.state import CommissarsState
+from games.core import CHANCE, Action
+
+HELP = "Cogs and Commissars for 2-6 players: humans (pass-and-play) and built-in players."
+SEAT_KINDS = ("human", *PLAYERS)
+CLEAR = "\033[2J\033[H"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Players, seats, deck building, leaders, seed and record file."""
+    parser.add_argument("--players", type=int, default=2, help="number of players, 2-6")
+    parser.add_argument(
+        "--seats",
+        default="",
+        help="comma-separated seat kinds: human, random, greedy "
+        "(default: human for player 1, greedy for the rest)",
+    )
+    parser.add_argument("--decks", default="preconstructed", choices=commissars.state.DECK_MODES)
+    parser.add_argument("--leaders", action="store_true", help="play with Faction Leaders")
+    parser.add_argument("--factions", default="", help="comma-separated faction per seat")
+    parser.add_argument("--max-turns", type=int, default=300, help="turn cap (0: none)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for chance and built-in players")
+    parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game to its end; 0 when it finished."""
+    seats = _seats(args.seats, args.players)
+    options = {
+        "players": args.players,
+        "decks": args.decks,
+        "leaders": args.leaders,
+        "factions": args.factions,
+        "max_turns": args.max_turns,
+    }
+    state = commissars.new_game(options, args.seed)
+    rng = random.Random(args.seed)
+    humans = [seat == "human" for seat in seats]
+    shown = -1
+    while not state.is_over():
+        actor = state.to_act()[0]
+        if actor == CHANCE:
+            _apply(state, state.sample_chance(), quiet=True)
+            continue
+        if humans[actor]:
+            shown = _hand_over(state, actor, shown, sum(humans))
+            action = _ask(state, actor)
+        else:
+            action = PLAYERS[seats[actor]](state, actor, rng)
+        _apply(state, action, quiet=False)
+    _finish(state, args.record)
+    return 0
+
+
+def _seats(text: str, players: int) -> list[str]:
+    if not 2 <= players <= 6:
+        raise UserError(f"--players {players}: Cogs and Commissars is for 2 to 6 players")
+    seats = [s.strip() for s in text.split(",")] if text else ["human"] + ["greedy"] * (players - 1)
+    bad = [seat for seat in seats if seat not in SEAT_KINDS]
+    if bad or len(seats) != players:
+        raise UserError(
+            f"--seats {text!r}: give {players} of {', '.join(SEAT_KINDS)}, separated by commas"
+        )
+    return seats
+
+
+def _apply(state: CommissarsState, action: Action, quiet: bool) -> None:
+    events = state.apply(action)
+    if not quiet:
+        print(f"{state.player_name(action.player)}: {action.notation()}")
+    for event in events:
+        if event.what not in ("draw",) or not quiet:  # type: ignore[attr-defined]
+            print(f"  {event.describe()}")
+
+
+def _hand_over(state: CommissarsState, player: int, shown: int, humans: int) -> int:
+    """Pass-and-play: with several humans, hide the screen before showing a new hand."""
+    if humans > 1 and player != shown:
+        print(CLEAR + f"Pass to {state.player_name(player)} and press Enter.")
+        _read("")
+        print(CLEAR, end="")
+    return player
+
+
+def _ask(state: CommissarsState, player: int) -> Action:
+    """Show the player's view and their choices; read a number until it is valid."""
+    print(render(state, player))
+    actions = list(state.legal_actions(player))
+    for number, action in enumerate(actions, start=1):
+        print(f"  {number:3d}. {action.notation()}")
+    while True:
+        answer = _read(f"{state.player_name(player)}, choose 1-{len(actions)} (q quits): ")
+        if answer.strip().lower() == "q":
+            raise UserError("game abandoned")
+        if answer.strip().isdigit() and 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1]
+        print(f"  '{answer.strip()}' is not a choice; type a number from 1 to {len(actions)}.")
+
+
+def _read(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError as error:
+        raise UserError("input ended before the game did") from error
+
+
+def _finish(state: CommissarsState, record: Path | None) -> None:
+    print(render(state))
+    outcome = state.outcome()
+    assert outcome is not None
+    if outcome.winners:
+        print(f"{state.player_name(outcome.winners[0])} wins: the Revolution succeeds!")
+    else:
+        print(f"No winner ({outcome.reason}).")
+    if record is not None:
+        try:
+            record.write_text(state.record().dumps(), encoding="utf-8")
+        except OSError as error:
+            raise UserError(f"cannot write {record}: {error}") from error
+
+
+def render(state: CommissarsState, player: int | None = None) -> str:  # type: ignore[override]
+    """The table as text: Citizens, piles, the stack, who is waited for (and a hand)."""
+    view = state.view(player)
+    lines = [f"Turn {view['turn']}, {state.player_name(view['active'])}, {view['phase']} phase"]
+    gulag = ", ".join(f"{count} {KIND_NAMES[k]}" for k, count in view["gulag"].items())
+    lines.append(f"Gulag: {gulag}")
+    for number, seat in enumerate(view["players"]):
+        lines.append(_seat_line(state, number, seat))
+    for entry in view["stack"]:
+        lines.append(f"  stack #{entry['id']}: {entry['card']} by player {entry['player'] + 1}"
+                     + (" (duplicate)" if entry["copy"] else ""))  # fmt: skip
+    if player is not None:
+        lines.append("Your hand: " + (", ".join(view["hand"]) or "empty"))
+        for key in ("deck", "intercepted_hand", "packet"):
+            if view.get(key):
+                lines.append(f"{key.replace('_', ' ').capitalize()}: {', '.join(view[key])}")
+    lines.append(f"Waiting for {view['waiting_for']}")
+    return "\n".join(lines)
+
+
+def _seat_line(state: CommissarsState, number: int, seat: dict[str, object]) -> str:
+    citizens = seat["citizens"]
+    assert isinstance(citizens, dict)
+    discard = seat["discard"]
+    assert isinstance(discard, list)
+    top = f", discard top: {discard[-1]}" if discard else ""
+    leader = f" [{seat['leader']}]" if seat["leader"] else ""
+    return (
+        f"{state.player_name(number)}{leader}: {seat['points']} points "
+        f"(P{citizens['P']} B{citizens['B']} C{citizens['C']}), hand {seat['hand_size']}, "
+        f"deck {seat['deck_size']}, discard {len(discard)}{top}"
+    )

@@ -1,0 +1,73 @@
+"""Built-in Cogs and Commissars players: ``random`` and ``greedy``.
+
+A player is a function ``(state, player, rng) -> Action`` that picks one of
+``state.legal_actions(player)``; it never sees more than the rules let it use.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.core import Action
+
+from .actions import Choose, Discard, EndPhase, Pass, Play, Retarget
+from .cards import POINTS
+from .state import CommissarsState
+
+Player = Callable[[CommissarsState, int, random.Random], Action]
+
+GAINS = {"Our Glorious Leader": 3, "Seize the Gears": 3, "Increase Production": 2}
+
+
+def random_player(state: CommissarsState, player: int, rng: random.Random) -> Action:
+    """Any legal action, uniformly."""
+    return rng.choice(list(state.legal_actions(player)))
+
+
+def greedy_player(state: CommissarsState, player: int, rng: random.Random) -> Action:
+    """The action with the best one-step score: win, stop others winning, gain Citizens."""
+    actions = list(state.legal_actions(player))
+    rng.shuffle(actions)
+    return max(actions, key=lambda action: _score(state, player, action))
+
+
+def _score(state: CommissarsState, player: int, action: Action) -> float:
+    if isinstance(action, Play):
+        return _play_score(state, player, action)
+    if isinstance(action, Choose):
+        return {"produce": 2.0, "draw": 1.5, "none": 0.0, "done": 0.0}.get(action.option, 1.0)
+    if isinstance(action, Discard):
+        return -float(action.card in ("Revolution", "Stifle Free Speech"))
+    if isinstance(action, Retarget):
+        return _target_score(state, player, action.target, action.kind, action.entry)
+    return 0.5 if isinstance(action, Pass | EndPhase) else 0.0
+
+
+def _play_score(state: CommissarsState, player: int, action: Play) -> float:
+    if action.card == "Revolution":
+        return 100.0
+    card = state.card(action.card)
+    score = GAINS.get(action.card, 1.0) - (1.5 if action.blitz else 0.0)
+    score += _target_score(state, player, action.target, action.kind, action.entry)
+    if card.type == "Counter Propaganda" or action.card == "Stifle Free Speech":
+        score -= 0.8  # keep counters for what matters
+    return score
+
+
+def _target_score(state: CommissarsState, player: int, target: int, kind: str, entry: int) -> float:
+    score = 0.0
+    if target >= 0 and target != player:
+        score += state.seats[target].points() / 5 + POINTS.get(kind, 0)
+    elif target == player and kind:
+        score -= 10.0
+    stacked = state.find_entry(entry) if entry >= 0 else None
+    if stacked is not None and stacked.player != player:
+        score += 50.0 if stacked.card == "Revolution" else 1.0
+    elif stacked is not None:
+        score -= 20.0
+    return score
+
+
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+"""Built-in players by name."""
