@@ -16,7 +16,7 @@ over the board or a cog held above a peg.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import cv2
@@ -254,17 +254,27 @@ class Renderer:
             finger = -np.array([math.cos(angle + spread), math.sin(angle + spread)])
             _thick_line(mask, centre, centre + finger * 95 * size, 16 * size)
         mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
-        _darken(
-            image,
-            cv2.GaussianBlur(mask, (0, 0), 10) * 0.45,
-            None,
-            shift=_pt(12 * size * np.ones(2)),
-        )
-        shade = 0.8 + 0.25 * _ramp(image.shape[:2], angle)
+        _darken(image, _soft_shadow(mask, shift=12 * size), None)
+        shade = _coarse(lambda shape: 0.8 + 0.25 * _ramp(shape, angle), image.shape[:2])
         skin = np.array(SKIN_BGR, np.float32) * rng.uniform(0.85, 1.1, 3).astype(np.float32)
         alpha = mask[..., None]
         image *= 1 - alpha
         image += alpha * shade[..., None] * skin
+
+
+def _coarse(make, shape: tuple[int, int]) -> np.ndarray:
+    """A smooth field computed at 1/8 size and resized (smooth fields need no more)."""
+    small = make((max(2, shape[0] // 8), max(2, shape[1] // 8))).astype(np.float32)
+    return cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+def _soft_shadow(mask: np.ndarray, shift: float) -> np.ndarray:
+    """The hand's soft shadow: its mask blurred and moved, at 45% darkness."""
+    height, width = mask.shape
+    small = cv2.resize(mask, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 2.5)
+    moved = np.roll(small, (round(shift / 4), round(shift / 4)), axis=(0, 1))
+    return 0.45 * cv2.resize(moved, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
 def _pt(values) -> tuple[int, int]:
@@ -286,7 +296,8 @@ def _pixels_per_mm(homography: np.ndarray, at: tuple[float, float]) -> float:
     """Local image scale of the board at a point (square root of the Jacobian area)."""
     points = np.array([at, (at[0] + 1, at[1]), (at[0], at[1] + 1)])
     p = project(homography, points)
-    return float(math.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+    (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+    return float(math.sqrt(abs(ax * by - ay * bx)))
 
 
 def _empty_board(geometry: BoardGeometry, scale: float) -> np.ndarray:
@@ -381,11 +392,10 @@ def _composite(image: np.ndarray, sprite: np.ndarray, centre, tint) -> None:
     region += alpha * sprite[sy, sx, :3] * tint.astype(np.float32)
 
 
-def _darken(image: np.ndarray, amount: np.ndarray, centre, shift=(0, 0)) -> None:
-    """Multiply by (1 - amount): a sprite-sized patch at centre, or the whole frame shifted."""
+def _darken(image: np.ndarray, amount: np.ndarray, centre) -> None:
+    """Multiply by (1 - amount): a sprite-sized patch at centre, or the whole frame."""
     if centre is None:
-        moved = np.roll(amount, shift, axis=(0, 1))
-        image *= 1 - moved[..., None]
+        image *= 1 - amount[..., None]
         return
     box = _clip_box(image.shape, amount.shape[0], centre)
     if box is not None:
@@ -426,16 +436,3 @@ def render_position(position: Position | None = None, seed: int = 0, size=(640, 
     """One random-looking frame of a position (the start position by default)."""
     scene = random_scene(np.random.default_rng(seed), position or start_position(), size)
     return Renderer().render(scene, seed)[0]
-
-
-__all__ = [
-    "Camera",
-    "Hand",
-    "HeldCog",
-    "Lighting",
-    "Renderer",
-    "Scene",
-    "Sensor",
-    "random_scene",
-    "replace",
-]

@@ -67,7 +67,7 @@ class SettlingFilter:
         window: float = 0.3,
         clock: Callable[[], float] = time.monotonic,
         min_frames: int = 3,
-        motion_threshold: float = 0.2,
+        motion_threshold: float = 0.5,
         camera_shift: float = 2.0,
     ) -> None:
         self.window = window

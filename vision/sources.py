@@ -108,7 +108,10 @@ class CameraSource:
         """One grabber iteration: reopen if due, else grab a frame. True if a frame came."""
         if self._capture is None:
             return self._try_open()
-        ok, frame = self._capture.read()
+        try:
+            ok, frame = self._capture.read()
+        except (cv2.error, OSError):
+            ok, frame = False, None
         if not ok or frame is None:
             self._fail()
             return False

@@ -86,10 +86,10 @@ def _grab(source, count: int, timeout: float) -> list:
         reading = reader.read(frame)
         if reading.ok:
             frames.append(frame)
+        elif frame is None:
+            time.sleep(0.05)
         else:
             last = f"{reading.status}: {reading.message}"
-            if frame is None:
-                time.sleep(0.05)
     if len(frames) < count:
         raise UserError(
             f"got {len(frames)} of {count} usable frames in {timeout:g} s (last: {last})"

@@ -1,0 +1,102 @@
+"""Calibration: learned from frames, saved and loaded exactly, refused when wrong or corrupt."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
+from vision.calibration import Calibration, CalibrationError, learn
+from vision.geometry import start_position
+from vision.reader import BoardReader
+from vision.renderer import Hand, Scene, random_scene
+
+
+def _start_frames(count: int = 2) -> list[np.ndarray]:
+    rng = np.random.default_rng(HELD_OUT + 300)
+    scene = random_scene(rng, start_position())
+    return [RENDERER.render(scene, seed)[0] for seed in range(count)]
+
+
+def test_learned_calibration_reads_other_positions_under_the_same_camera() -> None:
+    calibration = learn(_start_frames())
+    rng = np.random.default_rng(HELD_OUT + 301)
+    scene = random_scene(rng, start_position())
+    reader = BoardReader(calibration=calibration)
+    for seed in range(3):
+        position = random_position(rng)
+        reading = reader.read(RENDERER.render(replace(scene, position=position), seed)[0])
+        assert reading.position() == position
+        assert reading.certain
+
+
+def test_round_trip_through_the_file(tmp_path: Path) -> None:
+    calibration = learn(_start_frames(1))
+    path = tmp_path / "calibration.json"
+    calibration.save(path)
+    assert Calibration.load(path) == calibration
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "not valid JSON"),
+        ('{"format": "cogtable-vision-calibration", "vers', "not valid JSON"),
+        ("[1, 2]", "not a cogtable calibration"),
+        ('{"format": "cogtable-vision-calibration", "version": 9}', "version"),
+        ('{"format": "cogtable-vision-calibration", "version": 1}', "bad or missing"),
+    ],
+)
+def test_corrupt_files_are_refused_with_a_clear_message(
+    tmp_path: Path, text: str, words: str
+) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CalibrationError, match=words):
+        Calibration.load(path)
+
+
+def test_non_finite_or_short_colours_are_refused(tmp_path: Path) -> None:
+    data = Calibration.reference().to_dict()
+    data["colours"]["red"] = [float("nan"), 0, 0]
+    (tmp_path / "a.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CalibrationError, match="finite"):
+        Calibration.load(tmp_path / "a.json")
+    data = Calibration.reference().to_dict()
+    data["empty"] = data["empty"][:10]
+    (tmp_path / "b.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CalibrationError, match="expected 55"):
+        Calibration.load(tmp_path / "b.json")
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="cannot read"):
+        Calibration.load(tmp_path / "nothing.json")
+
+
+def test_layout_without_a_colour_or_a_covered_frame_is_refused() -> None:
+    frames = _start_frames(1)
+    layout = start_position()
+    layout[(9, 9)] = None
+    with pytest.raises(CalibrationError, match="no blue cog"):
+        learn(frames, layout)
+    covered = RENDERER.render(replace(Scene(start_position()), hand=Hand((0.0, 0.0), 30.0)), 1)[0]
+    with pytest.raises(CalibrationError, match="calibration frame 1"):
+        learn([covered])
+
+
+def test_a_wrong_layout_is_caught_when_colours_collide() -> None:
+    wrong = start_position()
+    wrong[(9, 0)], wrong[(9, 9)] = "gold", "red"
+    wrong[(0, 0)] = "blue"
+    frames = _start_frames(1)
+    layout = dict(wrong)
+    layout[(0, 0)] = None
+    layout[(5, 2)] = "blue"
+    with pytest.raises(CalibrationError, match="look alike"):
+        learn(frames, layout)

@@ -1,0 +1,122 @@
+"""The reader on seeded synthetic frames: accuracy, lost markers, a moved camera, bad frames."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
+from vision.geometry import PEGS, BoardGeometry, start_position
+from vision.markers import project
+from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, BoardReader
+from vision.renderer import Camera, Scene, random_scene
+
+READER = BoardReader()
+
+
+def test_reads_held_out_frames_across_poses_light_and_noise() -> None:
+    right = total = confidently_wrong = unread = 0
+    for index in range(120):
+        seed = HELD_OUT + index
+        rng = np.random.default_rng(seed)
+        position = random_position(rng)
+        frame, _ = RENDERER.render(random_scene(rng, position), seed)
+        reading = READER.read(frame)
+        if not reading.ok:
+            unread += 1
+            continue
+        for peg, label, confidence in zip(PEGS, reading.labels, reading.confidence, strict=True):
+            total += 1
+            right += label == position[peg]
+            confidently_wrong += label != position[peg] and confidence >= 0.5
+    assert unread <= 1
+    assert right / total >= 0.995, f"per-peg accuracy {right / total:.4%}"
+    assert confidently_wrong == 0
+
+
+def test_homography_from_markers_matches_the_true_camera() -> None:
+    rng = np.random.default_rng(HELD_OUT + 999)
+    frame, truth = RENDERER.render(random_scene(rng, start_position()), 1)
+    reading = READER.read(frame)
+    pegs = BoardGeometry().peg_positions()
+    error = np.abs(project(reading.homography, pegs) - project(truth, pegs)).max()
+    assert error < 1.0
+
+
+def test_a_moved_camera_is_followed() -> None:
+    position = random_position(np.random.default_rng(HELD_OUT + 7))
+    before = RENDERER.render(Scene(position, camera=Camera(tilt_deg=5, roll_deg=10)), 1)[0]
+    after = RENDERER.render(
+        Scene(position, camera=Camera(tilt_deg=20, azimuth_deg=90, roll_deg=80)), 2
+    )[0]
+    first, second = READER.read(before), READER.read(after)
+    assert first.position() == second.position() == position
+    assert np.abs(first.homography - second.homography).max() > 1e-3
+
+
+def test_a_covered_marker_is_no_board_not_a_reading() -> None:
+    scene = Scene(start_position())
+    frame, homography = RENDERER.render(scene, 3)
+    corners = project(homography, BoardGeometry().marker_corners(2)).astype(int)
+    x0, y0 = corners.min(axis=0) - 3
+    x1, y1 = corners.max(axis=0) + 3
+    frame[y0:y1, x0:x1] = 230
+    reading = READER.read(frame)
+    assert reading.status == NO_BOARD
+    assert "2" in reading.message and reading.labels is None
+
+
+def test_a_hand_over_the_board_marks_the_frame_covered() -> None:
+    from vision.renderer import Hand
+
+    scene = replace(Scene(start_position()), hand=Hand((0.0, 20.0), 60.0))
+    reading = READER.read(RENDERER.render(scene, 4)[0])
+    assert reading.status in (OK, NO_BOARD)
+    assert not (reading.ok and reading.certain)
+
+
+def _frames() -> dict[str, object]:
+    good = RENDERER.render(Scene(start_position()), 5)[0]
+    truncated = good.copy()
+    truncated[good.shape[0] // 3 :] = 0
+    return {
+        "none": None,
+        "empty": np.zeros((0, 0, 3), np.uint8),
+        "grey": good[..., 0].copy(),
+        "tiny": good[:40, :40].copy(),
+        "huge": np.zeros((9000, 100, 3), np.uint8),
+        "float": good.astype(np.float32),
+        "list": [[1, 2, 3]],
+        "truncated": truncated,
+        "no markers": np.full((480, 640, 3), 128, np.uint8),
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("none", NO_CAMERA),
+        ("empty", BAD_FRAME),
+        ("grey", BAD_FRAME),
+        ("tiny", BAD_FRAME),
+        ("huge", BAD_FRAME),
+        ("float", BAD_FRAME),
+        ("list", BAD_FRAME),
+        ("truncated", NO_BOARD),
+        ("no markers", NO_BOARD),
+    ],
+)
+def test_bad_frames_get_a_status_never_a_reading(name: str, status: str) -> None:
+    reading = READER.read(_frames()[name])
+    assert reading.status == status
+    assert reading.message
+    assert reading.labels is None and not reading.certain
+
+
+def test_four_channel_and_large_frames_are_read() -> None:
+    position = random_position(np.random.default_rng(HELD_OUT + 11))
+    frame = RENDERER.render(Scene(position, size=(1920, 1080)), 6)[0]
+    bgra = np.dstack([frame, np.full(frame.shape[:2], 255, np.uint8)])
+    assert READER.read(bgra).position() == position

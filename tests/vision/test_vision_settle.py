@@ -1,0 +1,109 @@
+"""The settling filter: commits only still, uncovered, confident boards; never a wrong one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
+from vision.geometry import PEGS, BoardGeometry
+from vision.reader import NO_BOARD, NO_CAMERA, BoardReader, Reading
+from vision.renderer import HeldCog, random_hand, random_scene
+from vision.settle import BoardState, SettlingFilter
+
+READER = BoardReader()
+FRAME_TIME = 1 / 30
+
+
+class FakeClock:
+    """A clock the test advances by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _reading(labels, features=None, shift: float = 0.0) -> Reading:
+    homography = np.eye(3)
+    homography[0, 2] = shift
+    features = np.zeros((len(PEGS), 3)) if features is None else features
+    return Reading("ok", "", tuple(labels), (1.0,) * len(PEGS), False, {}, homography, features)
+
+
+def _feed(settle: SettlingFilter, clock: FakeClock, reading: Reading, frames: int):
+    statuses = []
+    for _ in range(frames):
+        statuses.append(settle.update(reading))
+        clock.now += FRAME_TIME
+    return statuses
+
+
+def test_commits_once_after_the_window_and_reports_states() -> None:
+    clock = FakeClock()
+    settle = SettlingFilter(window=0.3, clock=clock)
+    labels = ("gold",) + (None,) * (len(PEGS) - 1)
+    statuses = _feed(settle, clock, _reading(labels), 12)
+    commits = [i for i, status in enumerate(statuses) if status.new_commit]
+    assert commits == [9]
+    assert statuses[0].state is BoardState.MOVING and statuses[-1].state is BoardState.SETTLED
+    assert statuses[-1].committed[(0, 0)] == "gold"
+
+
+def test_anything_unsteady_restarts_the_window() -> None:
+    clock = FakeClock()
+    settle = SettlingFilter(window=0.3, clock=clock)
+    labels = (None,) * len(PEGS)
+    noisy = np.zeros((len(PEGS), 3))
+    for frame in range(30):
+        noisy[frame % len(PEGS)] = 0.5 * (frame % 2)
+        interruptions = [
+            _reading(labels, features=noisy.copy()),
+            _reading(labels, shift=5.0 * (frame % 2)),
+            Reading(NO_BOARD, "markers not found: 1"),
+            Reading(NO_CAMERA, "no frame from the camera"),
+            replace(_reading(labels), covered=True, message="something over the board"),
+            replace(_reading(labels), confidence=(0.2,) + (1.0,) * (len(PEGS) - 1)),
+        ]
+        for reading in interruptions:
+            assert not settle.update(reading).new_commit
+        clock.now += FRAME_TIME
+    assert settle.committed is None
+
+
+def test_states_name_what_is_wrong() -> None:
+    settle = SettlingFilter(clock=FakeClock())
+    assert settle.update(Reading(NO_BOARD, "x")).state is BoardState.NO_MARKERS
+    assert settle.update(Reading(NO_CAMERA, "x")).state is BoardState.NO_CAMERA
+    covered = replace(_reading((None,) * len(PEGS)), covered=True)
+    assert settle.update(covered).state is BoardState.COVERED
+
+
+def test_no_wrong_commit_through_moves_with_hands_over_the_board() -> None:
+    """Each move: hand frames (some holding a cog above a peg), then the still board."""
+    clock = FakeClock()
+    settle = SettlingFilter(window=0.3, clock=clock)
+    rng = np.random.default_rng(HELD_OUT + 500)
+    base = random_scene(rng, random_position(rng))
+    wrong = missed = 0
+    for move in range(12):
+        position = random_position(rng, fill=float(rng.uniform(0.1, 0.7)))
+        for frame in range(3):
+            hand = random_hand(rng, BoardGeometry())
+            held = HeldCog(PEGS[int(rng.integers(len(PEGS)))], "red") if frame % 2 else None
+            scene = replace(base, position=position, hand=hand, held=held)
+            status = settle.update(READER.read(RENDERER.render(scene, move * 100 + frame)[0]))
+            wrong += status.new_commit
+            clock.now += FRAME_TIME
+        committed = False
+        for frame in range(11):
+            scene = replace(base, position=position)
+            status = settle.update(READER.read(RENDERER.render(scene, move * 100 + 10 + frame)[0]))
+            wrong += status.new_commit and status.committed != position
+            committed |= status.state is BoardState.SETTLED and status.committed == position
+            clock.now += FRAME_TIME
+        missed += not committed
+    assert wrong == 0
+    assert missed == 0
