@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cogtable.service import install
+from cogtable.service import install, logs
+from cogtable.service.notify import Notifier
+from cogtable.service.runner import Service, default_state_dir
 
 NAME = "service"
 HELP = "Install, uninstall or run cogtable as a systemd kiosk service."
@@ -22,6 +24,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
         sub.add_argument("--root", type=Path, default=Path("/"), help="install into this root")
         sub.set_defaults(service_action=_install if name == "install" else _uninstall)
+    run_parser = actions.add_parser(
+        "run", help="Run the table (systemd's ExecStart).", description="Run the table."
+    )
+    run_parser.add_argument("--profile", type=Path, help="table profile (default: mock table)")
+    run_parser.add_argument(
+        "--state-dir", type=Path, default=None, help="journal and status folder"
+    )
+    run_parser.set_defaults(service_action=_run)
     uninstall = actions.choices["uninstall"]
     uninstall.add_argument("--purge", action="store_true", help="also remove profile and journal")
 
@@ -41,3 +51,9 @@ def _uninstall(args: argparse.Namespace) -> int:
     plan = install.uninstall_plan(args.root.resolve(), args.purge)
     install.carry_out(plan, args.dry_run)
     return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    logs.configure()
+    state_dir = args.state_dir or default_state_dir()
+    return Service(args.profile, state_dir, Notifier()).run()

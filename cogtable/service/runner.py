@@ -1,0 +1,163 @@
+"""``cogtable service run``: the kiosk's main loop under systemd.
+
+Start-up order matters to systemd: READY=1 is sent only once the profile is
+loaded, the journal is open and the game (new or resumed) is ready, which is
+when :class:`cogtable.runtime.Runtime` has been built and started. From then
+on the controller loop pings the watchdog through its heartbeat, so a hung
+controller, not only a dead process, gets the service restarted.
+
+Signals: SIGTERM (and SIGINT) put a shutdown on the input queue; the
+controller leaves the LEDs paused and the journal closed. SIGHUP reads the
+profile again: a good one replaces the running table (the game resumes from
+the journal), a broken one is reported and the table runs on unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from cogtable.errors import UserError
+from cogtable.inputs import Shutdown
+from cogtable.service.notify import Notifier
+from hardware.profile import Profile, ProfileError, load_profile
+
+log = logging.getLogger("cogtable.service")
+
+RELOAD = "reload"
+STATUS_FILE = "status.json"
+EX_CONFIG = 78
+"""sysexits' 'configuration error': a profile that cannot be used."""
+
+
+def read_profile(path: Path | None) -> Profile:
+    """The profile at ``path`` (the mock table's when None); UserError if it cannot be used."""
+    try:
+        return load_profile(path)
+    except ProfileError as error:
+        raise UserError(str(error)) from error
+    except OSError as error:
+        raise UserError(f"cannot read the profile {path}: {error}") from error
+
+
+class StatusWriter:
+    """Writes the running status to ``state_dir/status.json`` at most once a second."""
+
+    def __init__(self, state_dir: Path, status: Callable[[], dict[str, Any]]) -> None:
+        self.path = state_dir / STATUS_FILE
+        self.status = status
+        self.last = 0.0
+
+    def __call__(self, force: bool = False) -> None:
+        """Write the status if a second has passed (or ``force``); atomically, by rename."""
+        now = time.time()
+        if not force and now - self.last < 1.0:
+            return
+        self.last = now
+        data = {**self.status(), "pid": os.getpid(), "updated": now}
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        temporary.replace(self.path)
+
+
+class Service:
+    """One run of the service: builds the runtime, notifies systemd, handles signals."""
+
+    def __init__(self, profile_path: Path | None, state_dir: Path, notifier: Notifier) -> None:
+        self.profile_path = profile_path
+        self.state_dir = state_dir
+        self.notifier = notifier
+        self.runtime: Any = None
+
+    def run(self) -> int:
+        """Run until SIGTERM; reload on SIGHUP. Returns the exit status."""
+        profile = read_profile(self.profile_path)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self._install_signals()
+        while True:
+            reason = self._run_once(profile)
+            if reason != RELOAD:
+                log.info("stopped: %s", reason)
+                return 0
+            profile = self._reloaded(profile)
+
+    def _run_once(self, profile: Profile) -> str:
+        from cogtable.runtime import Runtime
+
+        self.runtime = Runtime(profile, self.state_dir, quiet=True)
+        status = StatusWriter(self.state_dir, self.runtime.status)
+        try:
+            self.runtime.start()
+            status(force=True)
+            self.notifier.ready(_describe(self.runtime.status()))
+            log.info("ready: %s", _describe(self.runtime.status()))
+            return str(self.runtime.run(heartbeat=self._heartbeat(status)))
+        finally:
+            self.notifier.stopping()
+            self.runtime.stop()
+            status(force=True)
+
+    def _heartbeat(self, status: StatusWriter) -> Callable[[], None]:
+        def beat() -> None:
+            self.notifier.watchdog()
+            status()
+
+        return beat
+
+    def _reloaded(self, current: Profile) -> Profile:
+        self.notifier.reloading()
+        try:
+            profile = read_profile(self.profile_path)
+        except UserError as error:
+            log.error("profile not reloaded, keeping the running one: %s", error)
+            return current
+        log.info("profile reloaded")
+        return profile
+
+    def _install_signals(self) -> None:
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGHUP, self._reload)
+
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        if self.runtime is not None:
+            self.runtime.inputs.put(Shutdown(signal.Signals(signum).name))
+
+    def _reload(self, signum: int, frame: FrameType | None) -> None:
+        if self.runtime is not None:
+            self.runtime.inputs.put(Shutdown(RELOAD))
+
+
+def _describe(status: dict[str, Any]) -> str:
+    turn = status.get("turn") or "-"
+    return f"{status.get('game', '?')} game {status.get('game_id', '?')}, turn: {turn}"
+
+
+def default_state_dir() -> Path:
+    """systemd's STATE_DIRECTORY under the service, else ~/.local/state/cogtable."""
+    given = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "cogtable"
+
+
+def read_status(state_dir: Path) -> dict[str, Any]:
+    """The status the running service last wrote; UserError if there is none."""
+    path = state_dir / STATUS_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise UserError(f"no status in {state_dir}: is the service running?") from error
+    except (OSError, json.JSONDecodeError) as error:
+        raise UserError(f"cannot read {path}: {error}") from error
+    if not isinstance(data, dict):
+        raise UserError(f"{path} does not hold a status")
+    return data
