@@ -89,9 +89,10 @@ class Grid:
 
     def to_json(self) -> dict[str, object]:
         """The grid as JSON-ready data: rows of text (``.`` empty) and the words."""
-        lines = [
-            "".join(self.tiles.get((r, c), ".") for c in range(self.cols)) for r in range(self.rows)
-        ]
+        cells = [["."] * self.cols for _ in range(self.rows)]
+        for (row, col), tile in self.tiles.items():
+            cells[row][col] = tile
+        lines = ["".join(line) for line in cells]
         words = [[p.word, p.row, p.col, p.down] for p in self.words]
         return {"rows": lines, "words": words}
 

@@ -78,6 +78,18 @@ class Mat:
                 chosen[index] = wild
         return [tile for tile in chosen if tile is not None]
 
+    def shortfall(self, letters: str) -> int:
+        """How many of ``letters`` the reserve cannot supply (wild tiles counted)."""
+        left = list(self.reserve)
+        missing = 0
+        for letter in letters:
+            if letter in left and not is_wild(letter, self.wild):
+                left.remove(letter)
+            else:
+                missing += 1
+        wild = sum(1 for tile in left if is_wild(tile, self.wild))
+        return max(0, missing - wild)
+
     def to_json(self, show_vp: bool) -> dict[str, Any]:
         """The mat as JSON-ready data; the VP is ``None`` unless ``show_vp``."""
         return {

@@ -29,6 +29,7 @@ those decisions.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from itertools import combinations
 from typing import Any
 
@@ -94,6 +95,22 @@ def dice_for(players: int, colours: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(colour for colour in colours if colour not in dropped)
 
 
+FIELD_TYPES = {"int": int, "bool": bool, "str": str, "tuple[str, ...]": tuple}
+
+
+def _check_field_types(action: Action) -> None:
+    """Refuse actions whose fields have the wrong kind of value (say, from bad JSON)."""
+    for field in fields(action):
+        value, expected = getattr(action, field.name), FIELD_TYPES[str(field.type)]
+        wrong = not isinstance(value, expected) or (expected is int and isinstance(value, bool))
+        if expected is tuple and not wrong:
+            wrong = not all(isinstance(item, str) for item in value)
+        if wrong:
+            raise IllegalAction(
+                f"{type(action).__name__}.{field.name} = {value!r} is not a {field.type}"
+            )
+
+
 class CogState(State):
     """A game of C.O.G. in progress (see the module docstring for the turn structure)."""
 
@@ -134,6 +151,7 @@ class CogState(State):
         self.mats = [Mat(edition.grid_rows, edition.grid_cols) for _ in range(players)]
         self.final: list[dict[str, int]] = []
         self._events: list[Event] = []
+        self._placement_cache: dict[tuple[Any, ...], list[PlaceWord]] = {}
         self._setup()
         self._settle()
 
@@ -340,6 +358,7 @@ class CogState(State):
     # -- applying actions ----------------------------------------------------
 
     def _apply(self, action: Action) -> list[Event]:
+        _check_field_types(action)
         handler = self._handler(action)
         self._events = []
         handler(action)
@@ -796,7 +815,9 @@ class CogState(State):
 
     def _letters_for_star(self, action: LettersForStar) -> None:
         mat = self.mats[action.player]
-        if len(action.letters) != 2 or not mat.has_tiles(action.letters):
+        if len(action.letters) != 2 or tuple(sorted(action.letters)) != action.letters:
+            raise IllegalAction("name exactly two letters, in alphabetical order")
+        if not mat.has_tiles(action.letters):
             raise IllegalAction(f"your reserve does not hold the two letters {action.letters}")
         if not self.supply_stars:
             raise IllegalAction("the supply has no star token left")
@@ -955,12 +976,29 @@ class CogState(State):
         return [*found, Finish(player=player)]
 
     def word_placements(self, player: int) -> list[PlaceWord]:
-        """Every word ``player`` can spell on their grid now with their reserve."""
+        """Every word ``player`` can spell on their grid now with their reserve.
+
+        Results are cached by what they depend on (reserve, grid, wild
+        letters, goal cards in play), so repeated listings of one position are cheap.
+        """
         mat = self.mats[player]
-        if not mat.reserve:
-            return []
+        key = (player, tuple(mat.reserve), frozenset(mat.grid.tiles.items()),
+               tuple(mat.grid.words), mat.wild, self.removed_goal)  # fmt: skip
+        found = self._placement_cache.get(key)
+        if found is None:
+            found = self._find_placements(player)
+            if len(self._placement_cache) > 512:
+                self._placement_cache.clear()
+            self._placement_cache[key] = found
+        return list(found)
+
+    def _find_placements(self, player: int) -> list[PlaceWord]:
+        mat = self.mats[player]
+        crossing = 1 if mat.grid.words else 0
+        words = [w for w in self.permitted_words() if mat.shortfall(w) <= len(w) * crossing - 1
+                 or mat.shortfall(w) == 0]  # fmt: skip
         found = []
-        for placed in mat.grid.candidates(self.permitted_words(), mat.wild):
+        for placed in mat.grid.candidates(words, mat.wild):
             letters = [
                 letter
                 for cell, letter in zip(placed.cells(), placed.word, strict=True)
