@@ -458,7 +458,8 @@ def unpack_identify(payload):
     if payload[0] != PROTOCOL_VERSION:
         return payload[0], (0, 0, 0), 0, 0, 0, 0, 0
     fields = _unpack("<BBBBIIHBB", payload, "IDENTIFY")
-    return (fields[0], (fields[1], fields[2], fields[3]), *fields[4:])
+    # MicroPython has no starred expressions in tuple displays
+    return (fields[0], (fields[1], fields[2], fields[3])) + tuple(fields[4:])  # noqa: RUF005
 
 
 def pack_set_leds(start, rgb):
