@@ -127,13 +127,6 @@ class MoveMasks:
         return bool(self.place_wins) or any(self.move_wins.values())
 
 
-def _targets(own: int, empty: int, base: Group, bad: int) -> int:
-    """Empty pegs where one more cog of ``own`` keeps every ban and the base turning."""
-    if not base.turns:
-        return 0
-    return empty & ~triangle_forbidden(own) & ~corner_forbidden(own) & ~(dilate(base.mask) & bad)
-
-
 def _wins(targets: int, base: Group, top: Group) -> int:
     """The targets that join the base's group to the top wheel's."""
     if base.mask & TOP_BIT:
@@ -148,13 +141,33 @@ def generate(own: int, occupied: int, player: int, reserve: int) -> MoveMasks:
     groups = groups_of(occupied)
     base, top = _holding(groups, base_bit), _holding(groups, TOP_BIT)
     bad = _bad_of(groups)
-    place = _targets(own, empty, base, bad) if reserve > 0 else 0
+    triangles = triangle_forbidden(own)
+    place = _targets(own, empty, base, bad, triangles) if reserve > 0 else 0
     moves: dict[Peg, int] = {}
     wins: dict[Peg, int] = {}
-    scene = _Scene(own, empty, base_bit, groups, base, top)
+    scene = _Scene(own, empty, base_bit, groups, _bad_without(groups), base, top, triangles)
     for source in pegs_of(own & ~base_bit):
         moves[source], wins[source] = _source_targets(BIT[source], scene)
     return MoveMasks(place, _wins(place, base, top), moves, wins)
+
+
+def _targets(own: int, empty: int, base: Group, bad: int, triangles: int) -> int:
+    """Empty pegs where one more cog of ``own`` keeps every ban and the base turning.
+
+    ``triangles`` is ``triangle_forbidden(own)``, passed in because callers share it.
+    """
+    if not base.turns:
+        return 0
+    return empty & ~triangles & ~corner_forbidden(own) & ~(dilate(base.mask) & bad)
+
+
+def _bad_without(groups: list[Group]) -> list[int]:
+    """For each group, the bad pegs of all the other groups (prefix and suffix unions)."""
+    before, after = [0] * len(groups), [0] * len(groups)
+    for index in range(1, len(groups)):
+        before[index] = before[index - 1] | groups[index - 1].bad
+        after[-index - 1] = after[-index] | groups[-index].bad
+    return [first | last for first, last in zip(before, after, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,20 +178,31 @@ class _Scene:
     empty: int
     base_bit: int
     groups: list[Group]
+    bad_without: list[int]
     base: Group
     top: Group
+    triangles: int
 
 
 def _source_targets(source: int, scene: _Scene) -> tuple[int, int]:
     """Legal and winning targets of the cog on ``source``: only its group changes."""
-    held = _holding(scene.groups, source)
+    index = next(i for i, group in enumerate(scene.groups) if group.mask & source)
+    held = scene.groups[index]
+    own = scene.own & ~source
+    if held.mask == source:  # a lone cog: no group splits, no own pair loses a member
+        return _moved_targets(own, scene, scene.bad_without[index], scene.triangles)
     pieces = groups_of(held.mask & ~source)
-    rest = [group for group in scene.groups if group is not held]
-    bad = _bad_of(rest) | _bad_of(pieces)
+    bad = scene.bad_without[index] | _bad_of(pieces)
     base = _holding(pieces, scene.base_bit) if held is scene.base else scene.base
     top = _holding(pieces, TOP_BIT) if held is scene.top else scene.top
-    targets = _targets(scene.own & ~source, scene.empty, base, bad)
+    targets = _targets(own, scene.empty, base, bad, triangle_forbidden(own))
     return targets, _wins(targets, base, top)
+
+
+def _moved_targets(own: int, scene: _Scene, bad: int, triangles: int) -> tuple[int, int]:
+    """Targets of a lone cog: the base and top groups are the scene's own."""
+    targets = _targets(own, scene.empty, scene.base, bad, triangles)
+    return targets, _wins(targets, scene.base, scene.top)
 
 
 def base_turns(occupied: int, player: int) -> bool:

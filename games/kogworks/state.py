@@ -254,6 +254,7 @@ class KogworksState(State):
         self.won_group = 0
         self.seen: dict[tuple[int, int, int], int] = {}
         self._masks: rules.MoveMasks | None = None
+        self._legal: LegalActions | None = None
         self._remember_position()
 
     # -- the board -----------------------------------------------------------
@@ -289,7 +290,9 @@ class KogworksState(State):
     def legal_actions(self, player: int | None = None) -> LegalActions:
         if self.result is not None or player not in (None, self.mover):
             return _NO_ACTIONS
-        return LegalActions(self.move_masks(), self.mover)
+        if self._legal is None or self._legal.masks is not self.move_masks():
+            self._legal = LegalActions(self.move_masks(), self.mover)
+        return self._legal
 
     def move_masks(self) -> rules.MoveMasks:
         """The mover's legal moves as bitboards (computed once per position)."""
@@ -369,7 +372,10 @@ class KogworksState(State):
             "mover": self.mover,
             "outcome": self.result.to_json() if self.result else None,
             "won_group": pegs_of(self.won_group),
-            "seen": sorted([pegs_of(r), pegs_of(b), m, n] for (r, b, m), n in self.seen.items()),
+            # The repetition table follows from the history (compared by State.__eq__);
+            # a summary keeps snapshots constant-size as games grow long.
+            "repetitions": self.seen.get((self.boards[0], self.boards[1], self.mover), 0),
+            "positions_seen": len(self.seen),
         }
 
     def clone(self) -> KogworksState:
