@@ -46,15 +46,20 @@ def speed(renderer: Renderer, reader: BoardReader, size: tuple[int, int], frames
     images, render_times = [], []
     for index in range(frames):
         start = time.perf_counter()
-        images.append(renderer.render(random_scene(rng, random_position(rng), size), index)[0])
+        scene = replace(random_scene(rng, start_position(), size), position=random_position(rng))
+        images.append(renderer.render(scene, index)[0])
         render_times.append(time.perf_counter() - start)
-    read_times = []
+    read_times, cpu_times = [], []
     for _ in range(3):
         for image in images:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             reader.read(image)
             read_times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - cpu)
     read = statistics.median(read_times) * 1000
+    print(
+        f"{size[0]}x{size[1]}: CPU time per read {statistics.mean(cpu_times) * 1000:.2f} ms (mean)"
+    )
     print(
         f"{size[0]}x{size[1]}: read median {read:.2f} ms ({1000 / read:.0f} frames/s), "
         f"p90 {np.percentile(read_times, 90) * 1000:.2f} ms; "

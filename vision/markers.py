@@ -55,6 +55,7 @@ class MarkerDetector:
         parameters.minMarkerPerimeterRate = 0.04
         self._detector = cv2.aruco.ArucoDetector(dictionary(), parameters)
         self._refine = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        self._last: dict[int, np.ndarray] = {}
 
     def detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """Marker id -> image corners (4, 2) for the board's ids found in a grey frame."""
@@ -90,12 +91,38 @@ class MarkerDetector:
         refined = points.reshape(-1, 4, 2).astype(np.float64)
         return dict(zip(found, refined, strict=True))
 
-    def locate(self, gray: np.ndarray) -> MarkerResult:
-        """Detect the markers and, when all are there, fit the homography."""
-        corners = self.detect(gray)
+    def locate(self, image: np.ndarray) -> MarkerResult:
+        """Detect the markers (BGR or grey frame) and, when all are there, fit the homography.
+
+        Markers found in the previous frame are first looked for only around
+        where they were (a few small crops instead of the whole frame); if any
+        is not there, the whole frame is searched.
+        """
+        corners = self._track(image) or self.detect(_gray(image))
         missing = tuple(i for i in self.geometry.marker_ids() if i not in corners)
         homography = None if missing else self.fit(corners)
+        self._last = corners if homography is not None else {}
         return MarkerResult(corners, missing, homography)
+
+    def _track(self, image: np.ndarray) -> dict[int, np.ndarray] | None:
+        """All markers found again near their last places, or None.
+
+        The crops around the last places are laid side by side in one small
+        mosaic, so the detector runs once on a few percent of the frame.
+        """
+        if len(self._last) != len(self.geometry.markers):
+            return None
+        boxes = {i: _box_around(corners, image.shape) for i, corners in self._last.items()}
+        crops = {i: _gray(image[y0:y1, x0:x1]) for i, (x0, y0, x1, y1) in boxes.items()}
+        if any(crop.size == 0 for crop in crops.values()):
+            return None
+        mosaic, starts = _mosaic(list(crops.values()))
+        if mosaic.shape[1] > 2 * image.shape[1]:
+            return None
+        quads, ids, _rejected = self._detector.detectMarkers(mosaic)
+        if ids is None:
+            return None
+        return _unpack(quads, ids.ravel(), boxes, dict(zip(crops, starts, strict=True)))
 
     def fit(self, corners: dict[int, np.ndarray]) -> np.ndarray | None:
         """Least-squares homography from board mm to pixels; None if degenerate."""
@@ -113,6 +140,44 @@ class MarkerDetector:
         error = np.linalg.norm(project(homography, board) - image, axis=1)
         side = np.linalg.norm(image[1] - image[0])
         return bool(error.max() < max(2.0, 0.15 * side))
+
+
+def _box_around(corners: np.ndarray, shape) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1) reaching one marker size beyond the marker, inside the frame."""
+    side = float(np.ptp(corners, axis=0).max())
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0) - side), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + side), (shape[1], shape[0])).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _mosaic(crops: list[np.ndarray], gap: int = 8) -> tuple[np.ndarray, list[int]]:
+    """Crops side by side on white, and the x where each starts."""
+    height = max(crop.shape[0] for crop in crops)
+    starts = list(np.cumsum([0] + [crop.shape[1] + gap for crop in crops[:-1]]))
+    mosaic = np.full((height, starts[-1] + crops[-1].shape[1]), 255, np.uint8)
+    for crop, start in zip(crops, starts, strict=True):
+        mosaic[: crop.shape[0], start : start + crop.shape[1]] = crop
+    return mosaic, [int(x) for x in starts]
+
+
+def _unpack(quads, ids: np.ndarray, boxes, starts) -> dict[int, np.ndarray] | None:
+    """Each expected id found exactly once inside its own crop, in frame coordinates."""
+    found = {}
+    for marker_id, (x0, y0, x1, _y1) in boxes.items():
+        hits = [q.reshape(4, 2) for q, i in zip(quads, ids, strict=True) if int(i) == marker_id]
+        if len(hits) != 1:
+            return None
+        quad = hits[0].astype(np.float64)
+        start = starts[marker_id]
+        if not (start <= quad[:, 0].min() and quad[:, 0].max() < start + (x1 - x0)):
+            return None
+        found[marker_id] = quad + np.array([x0 - start, y0])
+    return found
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    """A grey copy of a BGR image (a grey image as it is)."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
 def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:

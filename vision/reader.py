@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from vision.geometry import PEGS, BoardGeometry, Position
@@ -137,8 +136,7 @@ class BoardReader:
         image, problem = check_frame(frame)
         if image is None:
             return Reading(NO_CAMERA if frame is None else BAD_FRAME, problem)
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        found = self.detector.locate(gray)
+        found = self.detector.locate(image)
         if found.homography is None:
             return self._no_board(found)
         return self.read_with_homography(image, found.homography, found.corners)

@@ -120,3 +120,15 @@ def test_four_channel_and_large_frames_are_read() -> None:
     frame = RENDERER.render(Scene(position, size=(1920, 1080)), 6)[0]
     bgra = np.dstack([frame, np.full(frame.shape[:2], 255, np.uint8)])
     assert READER.read(bgra).position() == position
+
+
+def test_tracked_markers_agree_with_a_full_search() -> None:
+    position = random_position(np.random.default_rng(HELD_OUT + 21))
+    frame = RENDERER.render(Scene(position, size=(1280, 720)), 8)[0]
+    reader = BoardReader()
+    full = reader.read(frame)
+    tracked = reader.read(frame)
+    assert tracked.position() == full.position() == position
+    pegs = BoardGeometry().peg_positions()
+    shift = project(tracked.homography, pegs) - project(full.homography, pegs)
+    assert np.abs(shift).max() < 0.75
