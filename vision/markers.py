@@ -113,9 +113,9 @@ class MarkerDetector:
         if len(self._last) != len(self.geometry.markers):
             return None
         boxes = {i: _box_around(corners, image.shape) for i, corners in self._last.items()}
-        crops = {i: _gray(image[y0:y1, x0:x1]) for i, (x0, y0, x1, y1) in boxes.items()}
-        if any(crop.size == 0 for crop in crops.values()):
+        if any(x1 - x0 < 8 or y1 - y0 < 8 for x0, y0, x1, y1 in boxes.values()):
             return None
+        crops = {i: _gray(image[y0:y1, x0:x1]) for i, (x0, y0, x1, y1) in boxes.items()}
         mosaic, starts = _mosaic(list(crops.values()))
         if mosaic.shape[1] > 2 * image.shape[1]:
             return None

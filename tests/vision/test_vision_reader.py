@@ -132,3 +132,13 @@ def test_tracked_markers_agree_with_a_full_search() -> None:
     pegs = BoardGeometry().peg_positions()
     shift = project(tracked.homography, pegs) - project(full.homography, pegs)
     assert np.abs(shift).max() < 0.75
+
+
+def test_a_smaller_frame_after_a_larger_one_is_searched_afresh() -> None:
+    reader = BoardReader()
+    large = RENDERER.render(
+        Scene(start_position(), size=(1920, 1080), camera=Camera(shift=(0.2, 0.2))), 1
+    )
+    small = RENDERER.render(Scene(start_position(), size=(640, 480)), 2)
+    assert reader.read(large[0]).ok
+    assert reader.read(small[0]).position() == start_position()
