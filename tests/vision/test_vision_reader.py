@@ -137,7 +137,7 @@ def test_tracked_markers_agree_with_a_full_search() -> None:
 def test_a_smaller_frame_after_a_larger_one_is_searched_afresh() -> None:
     reader = BoardReader()
     large = RENDERER.render(
-        Scene(start_position(), size=(1920, 1080), camera=Camera(shift=(0.2, 0.2))), 1
+        Scene(start_position(), size=(1920, 1080), camera=Camera(fill=0.5, shift=(0.2, 0.2))), 1
     )
     small = RENDERER.render(Scene(start_position(), size=(640, 480)), 2)
     assert reader.read(large[0]).ok
