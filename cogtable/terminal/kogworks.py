@@ -54,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end (or until a human quits); write the record if asked."""
     options = {"first": args.first, "repetition_draw": args.repetition_draw}
+    if args.record is not None:
+        check_writable(args.record)
     state = new_game(options, args.seed)
     rng = random.Random(args.seed)
     seats = (args.red, args.blue)
@@ -117,6 +119,15 @@ def answer_command(state: KogworksState, text: str) -> bool:
     elif text:
         return False
     return True
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before any move, a record file that cannot be written."""
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise UserError(f"cannot write the record to {path}: {error}") from error
 
 
 def write_record(state: State, path: Path) -> None:
