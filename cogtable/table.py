@@ -153,15 +153,26 @@ class GameTable:
         previous = self.state
         try:
             self.game.apply(action, source)
-        except (IllegalAction, JournalError) as error:
+        except IllegalAction as error:
             self.view.message = f"{action.notation()} not applied: {error}"
             log.warning("%s", self.view.message)
+            return
+        except JournalError as error:
+            self._not_recorded(action, error)
             return
         self.before = previous
         self.view.verdict = adapter.Verdict("in-sync", reason=action.notation())
         self.view.accepted = adapter.Flash(_pegs_of(action), now)
         self.view.message = ""
         log.info("%s played %s", previous.player_name(action.player), action.notation())
+
+    def _not_recorded(self, action: Any, error: JournalError) -> None:
+        """The journal refused the move (a full disk): the board must go back until it can."""
+        self.view.message = f"{action.notation()} not recorded: {error}"
+        self.view.synced = False
+        reason = "the move could not be recorded: put it back and make it again"
+        self.view.verdict = adapter.Verdict("out-of-sync", pegs=_pegs_of(action), reason=reason)
+        log.warning("%s", self.view.message)
 
     def _undo(self, keep_sync: bool) -> None:
         taken = self.game.undo()

@@ -1,0 +1,360 @@
+"""Simulated people at the mock table: they play Kogworks on the physical board.
+
+The people know only what a person at the table knows: the board in front of
+them, the LEDs, and their own memory of the game (a Kogworks state they keep
+themselves from the moves they saw accepted). They never look at the
+controller. Each camera frame they do one small thing:
+
+- finish a gesture in progress (a hand reaches over the board, a cog is put
+  down or moved, the hand withdraws);
+- after a change, wait a settling window, then read the LEDs: the turn
+  passed to the other seat (or the winner's chase runs) means the move was
+  accepted; pegs blinking red (illegal) or amber (the board differs from the
+  game) mean put the board back as it was;
+- otherwise the player to move picks a move with a built-in player
+  (``games.kogworks.players``) on their own copy of the game; with seeded
+  probabilities they first try an illegal placement, or the player who just
+  moved holds their undo button and takes the move back off the board.
+
+``history`` (their memory's moves) is therefore exactly the list of legal
+moves they made; the journal must hold the same list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cogtable.mock.world import MockWorld
+from games.core import Action, decode
+from games.kogworks import ACTIONS, NUM_PEGS, TOP, KogworksState, Move, Place, new_game
+from games.kogworks.board import ROW_COL
+from games.kogworks.players import PLAYERS as BUILT_IN
+from hardware.leds import Frame
+
+COLOURS = ("red", "blue")
+Pieces = dict[tuple[int, int], str]
+
+
+class Buttons(Protocol):
+    """The buttons people can press: a seat's (``seat`` 0/1) or the table's (``None``)."""
+
+    def press(self, seat: int | None, kind: str, held: bool = False) -> bool:
+        """Press (or hold) a button; True once the table has taken the press."""
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a person reads from the LEDs: whose turn, a winner, pegs blinking red or amber."""
+
+    turn: int | None = None
+    winner: int | None = None
+    red: tuple[int, ...] = ()
+    amber: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, frame: Frame) -> Sight:
+        """Read the seat LEDs and the blinking peg LEDs of ``frame``."""
+        turn = winner = None
+        for seat, look in enumerate(frame.looks.get("seats", ())):
+            if look.colour != (0, 0, 0):
+                if look.animation.kind == "chase":
+                    winner = seat
+                elif look.animation.kind == "solid":
+                    turn = seat
+        red, amber = [], []
+        for peg, look in enumerate(frame.looks.get("pegs", ())):
+            if look.animation.kind == "blink" and look.colour[0] >= 200:
+                (red if look.colour[1] < 100 else amber).append(peg)
+        return cls(turn, winner, tuple(red), tuple(amber))
+
+
+@dataclass
+class Style:
+    """How the people play: built-in players per seat and how often they err or undo."""
+
+    seats: tuple[str, str] = ("greedy", "greedy")
+    illegal_rate: float = 0.08
+    undo_rate: float = 0.03
+    settle_frames: int = 6
+    """Frames to wait after touching the board before reading the LEDs (> settling window)."""
+    patience: int = 600
+    """Frames to wait for any reaction to a move before taking it back and trying again."""
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.seats if name not in BUILT_IN]
+        if unknown or len(self.seats) != 2:
+            raise ValueError(f"seats must be two of {', '.join(BUILT_IN)}, not {self.seats}")
+
+
+@dataclass
+class Pending:
+    """A change made on the board that the table has not yet answered."""
+
+    action: Action
+    legal: bool
+    before: Pieces
+    since: int
+
+
+@dataclass
+class GameLog:
+    """One finished game as the people saw it."""
+
+    moves: list[Action]
+    winner: int | None
+    illegal: int
+    undos: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "moves": [action.to_json() for action in self.moves],
+            "winner": self.winner,
+            "illegal": self.illegal,
+            "undos": self.undos,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameLog:
+        """Inverse of :meth:`to_json`."""
+        moves = [decode(item, ACTIONS) for item in data["moves"]]
+        return cls(moves, data["winner"], data["illegal"], data["undos"])
+
+
+@dataclass
+class People:
+    """Both players (and whoever presses the table's buttons) acting on a :class:`MockWorld`."""
+
+    eyes: Callable[[], Frame | None]
+    buttons: Buttons | None
+    seed: int = 0
+    style: Style = field(default_factory=Style)
+    games: int = 1
+    say: Callable[[str], object] = lambda text: None
+    on_finish: Callable[[People], object] = lambda people: None
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.hands = random.Random(self.seed + 1)
+        self.memory: KogworksState = new_game()
+        self.pending: Pending | None = None
+        self.gesture: deque[Callable[[MockWorld], object]] = deque()
+        self.wait_until = 0
+        self.illegal = 0
+        self.undos = 0
+        self.played: list[GameLog] = []
+        self.finished = False
+
+    @property
+    def history(self) -> list[Action]:
+        """The legal moves made in the current game, as the people remember them."""
+        return list(self.memory.history)
+
+    # -- one frame ---------------------------------------------------------------
+
+    def __call__(self, world: MockWorld) -> None:
+        """Act once, at one camera frame of ``world``."""
+        if self.gesture:
+            self.gesture.popleft()(world)
+            if not self.gesture:
+                self.wait_until = world.frames + self.style.settle_frames
+            return
+        frame = self.eyes()
+        if self.finished or frame is None or world.frames < self.wait_until:
+            return
+        self._look(world, Sight.of(frame))
+
+    def _look(self, world: MockWorld, sight: Sight) -> None:
+        if sight.red or sight.amber:
+            self._put_right(world, sight)
+        elif self.pending is not None:
+            self._await_answer(world, sight)
+        elif self.memory.is_over():
+            self._game_over(world, sight)
+        elif sight.turn == self.memory.mover:
+            self._take_turn(world)
+
+    def _await_answer(self, world: MockWorld, sight: Sight) -> None:
+        pending = self.pending
+        assert pending is not None
+        if pending.legal and (
+            sight.winner is not None or sight.turn not in (None, pending.action.player)
+        ):
+            self.memory.apply(pending.action)
+            self.pending = None
+            self.say(f"{_name(pending.action.player)} played {pending.action.notation()}: accepted")
+        elif world.frames - pending.since > self.style.patience:
+            self.say(f"no answer to {pending.action.notation()}: taking it back to try again")
+            self._restore(world, pending.before)
+            self.pending = None
+
+    def _put_right(self, world: MockWorld, sight: Sight) -> None:
+        """The LEDs say the board is wrong: put it back as we remember it."""
+        if self.pending is not None:
+            colour = "red" if sight.red else "amber"
+            self.say(f"{_name(self.pending.action.player)}: LEDs blink {colour}, putting it back")
+            self._restore(world, self.pending.before)
+            self.pending = None
+        elif world.pieces() != pieces_of(self.memory):
+            self.say("LEDs blink amber: putting the board back as the game stands")
+            self._restore(world, pieces_of(self.memory))
+
+    def _restore(self, world: MockWorld, pieces: Pieces) -> None:
+        differing = [peg for peg in world.position if world.position[peg] != pieces.get(peg)]
+        if not differing:
+            return
+        self.gesture.extend(
+            [
+                lambda w: w.reach(differing[0], self.hands),
+                lambda w: (w.arrange(_position(pieces)), w.reach(differing[-1], self.hands)),
+                lambda w: w.reach(None, self.hands),
+            ]
+        )
+
+    # -- a turn ------------------------------------------------------------------
+
+    def _take_turn(self, world: MockWorld) -> None:
+        roll = self.rng.random()
+        if roll < self.style.undo_rate and self.memory.history and self._undo(world):
+            return
+        illegal = self._illegal_choice() if roll > 1 - self.style.illegal_rate else None
+        if illegal is not None:
+            self.illegal += 1
+            self._make(world, illegal, legal=False)
+            return
+        choose = BUILT_IN[self.style.seats[self.memory.mover]]
+        self._make(world, choose(self.memory.clone(), self.rng), legal=True)
+
+    def _make(self, world: MockWorld, action: Action, legal: bool) -> None:
+        self.pending = Pending(action, legal, world.pieces(), world.frames)
+        colour = COLOURS[action.player]
+        if isinstance(action, Move):
+            source, target = ROW_COL[action.source], ROW_COL[action.target]
+            steps = [
+                lambda w: w.reach(source, self.hands),
+                lambda w: (w.put(source, None), w.reach(target, self.hands)),
+            ]
+        else:
+            target = ROW_COL[action.peg]  # type: ignore[attr-defined]
+            steps = [lambda w: w.reach(target, self.hands)] * self.hands.randint(1, 2)
+        steps += [
+            lambda w: (w.put(target, colour), w.reach(target, self.hands)),
+            lambda w: w.reach(None, self.hands),
+        ]
+        self.gesture.extend(steps)
+
+    def _illegal_choice(self) -> Action | None:
+        """A placement the rules forbid (a person's mistake), if the mover has a cog left."""
+        state, mover = self.memory, self.memory.mover
+        if state.reserves()[mover] == 0:
+            return None
+        empty = [peg for peg in range(NUM_PEGS) if peg != TOP and state.owner(peg) is None]
+        wrong = [
+            Place(peg, player=mover) for peg in empty if state.why_illegal(Place(peg, player=mover))
+        ]
+        return self.rng.choice(wrong) if wrong else None
+
+    def _undo(self, world: MockWorld) -> bool:
+        """The last mover holds undo; if the table takes the move back, so do we."""
+        last = self.memory.history[-1]
+        if self.buttons is None or not self.buttons.press(last.player, "undo", held=True):
+            return False
+        frame = self.eyes()
+        if frame is None or Sight.of(frame).turn != last.player:
+            return False
+        self.memory = _replayed(self.memory.history[:-1])
+        self.undos += 1
+        self.say(f"{_name(last.player)} held undo: took back {last.notation()}")
+        self._restore(world, pieces_of(self.memory))
+        return True
+
+    # -- between games -------------------------------------------------------------
+
+    def _game_over(self, world: MockWorld, sight: Sight) -> None:
+        if sight.winner is None:
+            return
+        outcome = self.memory.outcome()
+        winner = outcome.winners[0] if outcome and outcome.winners else None
+        self.played.append(GameLog(self.history, winner, self.illegal, self.undos))
+        self.say(f"game over: {_name(winner) if winner is not None else 'nobody'} wins")
+        self.illegal = self.undos = 0
+        if len(self.played) >= self.games:
+            self.finished = True
+            self.on_finish(self)
+        elif self.buttons is not None and self.buttons.press(None, "new_game"):
+            self.memory = new_game()
+            self._restore(world, pieces_of(self.memory))
+        else:
+            self.played.pop()
+
+    # -- memory that outlives a crash of the program --------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the people remember, JSON-ready."""
+        pending = self.pending
+        return {
+            "history": [action.to_json() for action in self.memory.history],
+            "pending": None
+            if pending is None
+            else {
+                "action": pending.action.to_json(),
+                "legal": pending.legal,
+                "before": [[r, c, colour] for (r, c), colour in pending.before.items()],
+            },
+            "illegal": self.illegal,
+            "undos": self.undos,
+            "played": [log.to_json() for log in self.played],
+            "rng": _jsonable(self.rng.getstate()),
+            "finished": self.finished,
+        }
+
+    def restore(self, data: dict[str, Any], frames: int) -> None:
+        """Take back the memory :meth:`to_json` wrote (a gesture in progress is forgotten)."""
+        self.memory = _replayed([decode(item, ACTIONS) for item in data["history"]])
+        pending = data["pending"]
+        self.pending = None
+        if pending is not None:
+            before = {(r, c): colour for r, c, colour in pending["before"]}
+            action = decode(pending["action"], ACTIONS)
+            self.pending = Pending(action, pending["legal"], before, frames)
+        self.illegal, self.undos = data["illegal"], data["undos"]
+        self.played = [GameLog.from_json(item) for item in data["played"]]
+        self.rng.setstate(_tupled(data["rng"]))
+        self.finished = data["finished"]
+        self.gesture.clear()
+
+
+def _name(player: int) -> str:
+    return ("Red", "Blue")[player]
+
+
+def pieces_of(state: KogworksState) -> Pieces:
+    """The board a game state stands for, as the camera sees it."""
+    pieces = {ROW_COL[TOP]: "gold"}
+    for player, colour in enumerate(COLOURS):
+        for peg in state.cogs(player):
+            pieces[ROW_COL[peg]] = colour
+    return pieces
+
+
+def _position(pieces: Pieces) -> dict[tuple[int, int], str | None]:
+    return {ROW_COL[peg]: pieces.get(ROW_COL[peg]) for peg in range(NUM_PEGS)}
+
+
+def _replayed(actions: list[Action]) -> KogworksState:
+    state = new_game()
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def _jsonable(value: Any) -> Any:
+    return [_jsonable(item) for item in value] if isinstance(value, tuple | list) else value
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(item) for item in value) if isinstance(value, list) else value

@@ -1,0 +1,449 @@
+"""The table runtime: one profile's parts joined to the controller, its journal and LEDs.
+
+:class:`Runtime` builds, from a hardware profile and a state directory, the
+input queue, the journal (``state_dir/journal.sqlite3``), the
+:class:`~cogtable.table.GameTable` and the :class:`~cogtable.controller.Controller`,
+the LED renderers, and the producers that feed the queue:
+
+- the camera thread: frames from the profile's camera (``synthetic``: the mock
+  world, drawn by vision's renderer) go through vision's
+  :class:`~vision.reader.BoardReader` and :class:`~vision.settle.SettlingFilter`;
+  a committed (or re-settled) position becomes :class:`BoardSettled`, a board
+  that starts moving or is covered :class:`BoardUnsettled`, and a camera that
+  goes or comes back ``PartStatus("camera", ...)``;
+- the Pico link (serial ``sim``: the real firmware on the simulator, over a
+  pseudo-terminal): buttons and dice become inputs, link status changes become
+  ``PartStatus("link", ...)``;
+- the profile's GPIO buttons (gpiozero) become :class:`ButtonPressed`.
+
+A part that is missing or fails (no camera, the Pico unplugged, no GPIO) is
+reported as a status and retried; it never stops the runtime.
+
+With a mock ``world`` the camera thread also moves the world's simulated time
+one frame per frame and waits until the controller has handled each input it
+put, so a mock game runs in lock step and a seed repeats it.
+
+The journal belongs to the thread that built the runtime: call :meth:`run`
+from that thread (the controller runs in it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from cogtable.controller import Controller
+from cogtable.errors import UserError
+from cogtable.inputs import (
+    BoardSettled,
+    BoardUnsettled,
+    ButtonPressed,
+    DiceRolled,
+    Input,
+    PartStatus,
+)
+from cogtable.journal import Journal
+from cogtable.mock.world import MockWorld, world_camera
+from cogtable.outputs import ChangedOnly, FanOut, LastFrame, PicoRenderer
+from cogtable.table import GameTable
+from firmware_bridge import link as pico
+from firmware_bridge.simulator import Simulator, SimulatorError
+from games.kogworks.board import ROWS, peg_at
+from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
+from hardware.leds import Frame, GpioSeatLeds, Renderer, TerminalRenderer
+from hardware.profile import Profile
+from vision.reader import BoardReader, Reading
+from vision.settle import BoardState, SettleStatus, SettlingFilter
+from vision.sources import CameraSource, PiCameraSource, SourceError, open_source
+
+log = logging.getLogger(__name__)
+Clock = Callable[[], float]
+
+PICO_BUTTONS: dict[int, tuple[int | None, str]] = {
+    0: (0, "confirm"),
+    1: (0, "undo"),
+    2: (1, "confirm"),
+    3: (1, "undo"),
+    4: (None, "new_game"),
+    5: (None, "pause"),
+}
+"""The firmware's button ids (``firmware_bridge/firmware/config.py``) as (seat, kind)."""
+PICO_HOLD_S = 0.8
+"""The firmware's hold time (``HOLD_MS``): a press this long reports HELD."""
+CAMERA_RETRY_S = 1.0
+FRAME_PERIOD_S = 1 / 15
+HANDLED_TIMEOUT_S = 10.0
+JOURNAL_NAME = "journal.sqlite3"
+PEG_ROWS = tuple(tuple(peg_at(row, col) for col in range(row + 1)) for row in range(ROWS))
+
+
+class HandledLog:
+    """Which inputs the controller has finished handling, for producers that wait for it."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.count = 0
+        self.recent: deque[tuple[int, Input]] = deque(maxlen=512)
+
+    def record(self, item: Input) -> None:
+        """Note that ``item`` has been handled."""
+        with self.changed:
+            self.count += 1
+            self.recent.append((self.count, item))
+            self.changed.notify_all()
+
+    def wait_for(
+        self, match: Callable[[Input], bool], since: int, timeout: float, stop: threading.Event
+    ) -> bool:
+        """Block until an input handled after mark ``since`` matches; False on time-out or stop."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not any(n > since and match(item) for n, item in self.recent):
+                left = deadline - time.monotonic()
+                if left <= 0 or stop.is_set():
+                    return False
+                self.changed.wait(min(left, 0.1))
+        return True
+
+
+class ObservedTable:
+    """The game table as the controller sees it, noting each handled input and its latency."""
+
+    def __init__(self, table: GameTable, runtime: Runtime) -> None:
+        self.table = table
+        self.runtime = runtime
+
+    def handle(self, item: Input, now: float) -> None:
+        """Let the table handle ``item``; then note it (and the LED latency of a settled board)."""
+        try:
+            self.table.handle(item, now)
+        finally:
+            self.runtime.note_handled(item)
+
+    def tick(self, now: float) -> None:
+        """Pass the idle tick on."""
+        self.table.tick(now)
+
+    def status(self) -> dict[str, Any]:
+        """The table's status."""
+        return self.table.status()
+
+    def pause(self) -> None:
+        """Pause the table (and close its journal)."""
+        self.table.pause()
+
+
+class Runtime:
+    """One table: its parts, controller, journal and LEDs, built from a profile."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        state_dir: str | Path,
+        *,
+        clock: Clock = time.monotonic,
+        quiet: bool = False,
+        world: MockWorld | None = None,
+    ) -> None:
+        self.profile = profile
+        self.state_dir = _state_dir(Path(state_dir))
+        self.clock = clock
+        self.quiet = quiet
+        self.world = world
+        self.inputs: queue.Queue[Input] = queue.Queue()
+        self.handled = HandledLog()
+        self.latencies: list[float] = []
+        """Seconds from a settled frame to its LED frame leaving the host (the Pico link)."""
+        self._grabbed: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._visible: Frame | None = None
+        self._frozen = False
+        self.simulator, self.link = self._make_link()
+        self.pico = PicoRenderer(self.link, profile.leds) if self.link is not None else None
+        self.sight = LastFrame()
+        self.seat_leds: GpioSeatLeds | None = None
+        self.gpio_buttons: TableButtons | None = None
+        self.renderer = FanOut(self._renderers())
+        self.journal = Journal(self.state_dir / JOURNAL_NAME)
+        try:
+            self.table = self._make_table()
+        except BaseException:
+            self.journal.close()
+            raise
+        self.controller = Controller(ObservedTable(self.table, self), self.inputs, clock=clock)
+
+    # -- building ----------------------------------------------------------------
+
+    def _make_link(self) -> tuple[Simulator | None, pico.Link | None]:
+        port = self.profile.serial.port
+        simulator = Simulator() if port == "sim" else None
+        path = simulator.port if simulator is not None else port
+        return simulator, pico.Link(path, on_status=self._link_status)
+
+    def _renderers(self) -> list[Renderer]:
+        renderers: list[Renderer] = [self.sight]
+        if self.pico is not None:
+            renderers.append(self.pico)
+        if not self.quiet:
+            terminal = TerminalRenderer(arrangement={"pegs": PEG_ROWS})
+            renderers.append(ChangedOnly(terminal))
+        if any(seat.led_pins for seat in self.profile.seats):
+            self.seat_leds = self._gpio_part(
+                lambda: GpioSeatLeds.from_profile(self.profile, pin_factory_for(self.profile.gpio))
+            )
+            if self.seat_leds is not None:
+                renderers.append(self.seat_leds)
+        return renderers
+
+    def _make_table(self) -> GameTable:
+        colours = tuple(seat.colour for seat in self.profile.seats)
+        seed = self.world.seed if self.world is not None else 0
+        template = Frame.for_profile(self.profile)
+        return GameTable(
+            self.journal, self.renderer, template, colours, seed=seed, clock=self.clock
+        )
+
+    def _gpio_part(self, make: Callable[[], Any]) -> Any:
+        """A gpiozero part, or None with a ``gpio`` status when the pins cannot be had."""
+        try:
+            return make()
+        except Exception as error:  # gpiozero raises many kinds; none may stop the table
+            self.put(PartStatus("gpio", "unavailable", str(error)))
+            return None
+
+    # -- the service runner's API --------------------------------------------------
+
+    def start(self) -> None:
+        """Start the producers: camera thread, Pico link (and simulator), GPIO buttons."""
+        self._start_pico()
+        self.gpio_buttons = self._gpio_part(
+            lambda: TableButtons(
+                self.profile, self._gpio_event, pin_factory=pin_factory_for(self.profile.gpio)
+            )
+        )
+        if self.gpio_buttons is not None:
+            self.put(PartStatus("gpio", "ok"))
+        self._thread(self._camera_loop, "camera")
+
+    def run(self, heartbeat: Callable[[], object] = lambda: None) -> str:
+        """Run the controller in this thread until a Shutdown input; its reason."""
+        self.controller.heartbeat = heartbeat
+        return self.controller.run()
+
+    def status(self) -> dict[str, Any]:
+        """The controller's status (JSON-ready)."""
+        return self.controller.status()
+
+    def stop(self) -> None:
+        """Stop the producers; close the link, the simulator and the GPIO parts."""
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=HANDLED_TIMEOUT_S)
+        if self.link is not None:
+            self.link.close()
+        if self.simulator is not None:
+            self.simulator.close()
+        for part in (self.gpio_buttons, self.seat_leds):
+            if part is not None:
+                part.close()
+
+    def put(self, item: Input) -> None:
+        """Put one input on the queue (any thread)."""
+        self.inputs.put(item)
+
+    # -- what people at the table see and press (the mock table) ----------------------
+
+    def visible_frame(self) -> Frame | None:
+        """The LED frame the table physically shows (frozen while the Pico is unplugged)."""
+        if self.pico is None:
+            return self.sight.frame
+        if not self._frozen:
+            self._visible = self.pico.shown if self._ever_connected() else None
+        return self._visible
+
+    def _ever_connected(self) -> bool:
+        return self.link is not None and self.link.info is not None
+
+    def press(self, seat: int | None, kind: str, held: bool = False) -> bool:
+        """Press a button on the simulated Pico; True once the controller has handled it."""
+        button = next((b for b, key in PICO_BUTTONS.items() if key == (seat, kind)), None)
+        connected = self.link is not None and self.link.status == pico.Status.CONNECTED
+        if self.simulator is None or button is None or not connected:
+            return False
+        mark = self.handled.count
+        self.simulator.press(button)
+        time.sleep(PICO_HOLD_S + 0.15 if held else 0.06)
+        self.simulator.release(button)
+        wanted = ButtonPressed(kind, seat, held)  # type: ignore[arg-type]
+        return self.handled.wait_for(lambda item: item == wanted, mark, 3.0, self._stop)
+
+    # -- the Pico ------------------------------------------------------------------
+
+    def _start_pico(self) -> None:
+        if self.link is None:
+            return
+        if self.simulator is not None:
+            try:
+                self.simulator.start()
+            except (SimulatorError, OSError) as error:
+                self.put(
+                    PartStatus("link", "no pico", f"the simulated Pico did not start: {error}")
+                )
+        self.link.start()
+        self._thread(self._pump_link, "pico-events")
+        if self.world is not None:
+            with contextlib.suppress(pico.LinkError):
+                self.link.wait_connected(5.0)
+
+    def _link_status(self, status: pico.Status) -> None:
+        connected = status == pico.Status.CONNECTED
+        if not connected and not self._frozen:
+            self._visible = self.pico.shown if self.pico and self._ever_connected() else None
+        self._frozen = not connected
+        detail = self.link.error if self.link is not None and not connected else ""
+        self.put(PartStatus("link", status.value, detail or ""))
+
+    def _pump_link(self) -> None:
+        assert self.link is not None
+        while not self._stop.is_set():
+            try:
+                event = self.link.events.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            item = _link_input(event)
+            if item is not None:
+                self.put(item)
+
+    def _gpio_event(self, event: ButtonEvent) -> None:
+        self.put(ButtonPressed(event.kind, event.seat, event.gesture == "held"))  # type: ignore[arg-type]
+
+    # -- the camera ------------------------------------------------------------------
+
+    def _camera_loop(self) -> None:
+        camera, watcher = None, CameraWatcher(self, SettlingFilter(clock=self.clock))
+        reader = BoardReader()
+        while not self._stop.is_set():
+            if camera is None:
+                camera = self._open_camera(watcher)
+                if camera is None:
+                    continue
+            if self.world is not None:
+                self.world.tick()
+            grabbed = _grab(camera)
+            seen_at = time.perf_counter()
+            reading = grabbed if isinstance(grabbed, Reading) else reader.read(grabbed)
+            watcher.update(reading, seen_at)
+            if self.world is None:
+                self._stop.wait(FRAME_PERIOD_S)
+        if camera is not None:
+            camera.close()
+
+    def _open_camera(self, watcher: CameraWatcher) -> Any:
+        try:
+            return self._camera_source()
+        except (SourceError, OSError, ValueError) as error:
+            watcher.part("no camera", str(error))
+            self._stop.wait(CAMERA_RETRY_S)
+            return None
+
+    def _camera_source(self) -> Any:
+        source = self.profile.camera.source
+        size = self.profile.camera.resolution
+        if source == "synthetic":
+            return world_camera(self.world or MockWorld(), size)
+        if isinstance(source, int):
+            return CameraSource.usb(source, size)
+        if source == "picamera2":
+            return PiCameraSource(size)
+        return open_source(str(source), size)
+
+    def offer(self, item: Input, seen_at: float | None = None) -> None:
+        """A camera input: queued; with a mock world, wait until the controller handled it."""
+        mark = self.handled.count
+        if seen_at is not None:
+            self._grabbed[id(item)] = seen_at
+        self.put(item)
+        if self.world is not None:
+            self.handled.wait_for(lambda done: done is item, mark, HANDLED_TIMEOUT_S, self._stop)
+
+    def note_handled(self, item: Input) -> None:
+        """Called by the controller thread after each input (see :class:`ObservedTable`)."""
+        seen_at = self._grabbed.pop(id(item), None)
+        if seen_at is not None and self.pico is not None and self.pico.sent_at > seen_at:
+            self.latencies.append(self.pico.sent_at - seen_at)
+        self.handled.record(item)
+
+    def _thread(self, target: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+
+class CameraWatcher:
+    """Turns the settling filter's answers into inputs, sending only changes."""
+
+    def __init__(self, runtime: Runtime, settle: SettlingFilter) -> None:
+        self.runtime = runtime
+        self.settle = settle
+        self.board: BoardState | None = None
+        self.camera = "unknown"
+
+    def update(self, reading: Reading, seen_at: float) -> None:
+        """Feed one reading; put what changed on the queue."""
+        status = self.settle.update(reading)
+        self.part("no camera" if status.state is BoardState.NO_CAMERA else "ok", status.message)
+        previous, self.board = self.board, status.state
+        if status.state is BoardState.SETTLED:
+            if status.new_commit or previous is not BoardState.SETTLED:
+                self.runtime.offer(_settled(status, self.runtime.clock()), seen_at)
+        elif status.state != previous:
+            self.runtime.offer(BoardUnsettled(status.state.value))
+
+    def part(self, status: str, detail: str) -> None:
+        """Report the camera's status when it changes."""
+        if status != self.camera:
+            self.camera = status
+            self.runtime.offer(PartStatus("camera", status, detail if status != "ok" else ""))
+
+
+def _settled(status: SettleStatus, now: float) -> BoardSettled:
+    committed = status.committed or {}
+    return BoardSettled({peg: colour for peg, colour in committed.items() if colour}, now)
+
+
+def _grab(camera: Any) -> Any:
+    """A frame (or a reading, from the truth camera); None when there is none."""
+    grab = getattr(camera, "grab", None)
+    return grab() if grab is not None else camera.read()
+
+
+def _link_input(event: object) -> Input | None:
+    """The controller input for one event from the Pico (None: nothing to do)."""
+    if isinstance(event, pico.ButtonEvent):
+        seat_kind = PICO_BUTTONS.get(event.button)
+        if seat_kind is None or event.action not in ("pressed", "held"):
+            return None
+        seat, kind = seat_kind
+        return ButtonPressed(kind, seat, event.action == "held")  # type: ignore[arg-type]
+    if isinstance(event, pico.DiceEvent):
+        return DiceRolled(event.die, event.value)
+    if isinstance(event, pico.FirmwareMessage):
+        log.info("Pico: %s", event.text)
+    return None
+
+
+def _state_dir(path: Path) -> Path:
+    """The state directory, created if needed; a clear error if it cannot be."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot use the state directory {path}: {error}") from error
+    return path
