@@ -451,8 +451,9 @@ class KogworksState(State):
         if source == BASES[self.mover]:
             return rules.Violation("base", (source,), "the base wheel never moves")
         if not self.boards[self.mover] & BIT[source]:
-            whose = "no cog" if self.owner(source) is None and source != TOP else "not your cog"
-            return rules.Violation("not-own", (source,), f"{name} holds {whose}")
+            empty = self.owner(source) is None and source != TOP
+            text = f"{name} holds no cog" if empty else f"the wheel on {name} is not your cog"
+            return rules.Violation("not-own", (source,), text)
         return None
 
     def _after_violations(self, action: Place | Move) -> list[rules.Violation]:
