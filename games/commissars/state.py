@@ -86,7 +86,8 @@ class CommissarsState(Effects, State):
                 seat.deck = self.cards.faction_deck(seat.faction)
         else:
             self._deal_tasks(mode)
-        self.tasks.append(("start_hands",))
+        if mode != "draft":  # the draft deals starting hands when its last packet is empty
+            self.tasks.append(("start_hands",))
         self._advance()
 
     def _deal_tasks(self, mode: str) -> None:
@@ -442,6 +443,7 @@ class CommissarsState(Effects, State):
         self.picked = [False] * self.num_players
         if not any(packets):
             self.phase = "setup"
+            self._later("start_hands")
 
     # -- running queued tasks -----------------------------------------------------------
 

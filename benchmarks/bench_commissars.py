@@ -1,0 +1,52 @@
+"""Random complete Cogs and Commissars games per second, for 2 to 6 players.
+
+Run: ``.venv/bin/python benchmarks/bench_commissars.py [--games N]``. Each game
+is played by uniformly random players (chance sampled from the seed) with
+preconstructed decks and leaders until a Revolution succeeds or the default
+turn cap ends it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from games import commissars
+from games.commissars.players import random_player
+from games.core import CHANCE
+
+
+def play_one(players: int, seed: int) -> tuple[int, str]:
+    """One random game; its number of actions and how it ended."""
+    state = commissars.new_game({"players": players, "leaders": True}, seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        actor = state.to_act()[0]
+        action = state.sample_chance() if actor == CHANCE else random_player(state, actor, rng)
+        state.apply(action)
+    outcome = state.outcome()
+    assert outcome is not None
+    return len(state.history), outcome.reason
+
+
+def main() -> None:
+    """Print games per second and actions per second for each player count."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per player count")
+    args = parser.parse_args()
+    print("players  games  games/s  actions/s  actions/game  capped")
+    for players in range(2, 7):
+        start = time.perf_counter()
+        results = [play_one(players, seed) for seed in range(args.games)]
+        elapsed = time.perf_counter() - start
+        actions = sum(count for count, _ in results)
+        capped = sum(reason != "revolution" for _, reason in results)
+        print(
+            f"{players:7d}  {args.games:5d}  {args.games / elapsed:7.1f}  "
+            f"{actions / elapsed:9.0f}  {actions / args.games:12.0f}  {capped:6d}"
+        )
+
+
+if __name__ == "__main__":
+    main()
