@@ -113,6 +113,10 @@ class Card:
         """True if the card counters another card."""
         return any(step.op == "counter" for step in self.effect)
 
+    def duplicates(self) -> bool:
+        """True if the card duplicates another card (Doublespeak)."""
+        return any(step.op == "duplicate" for step in self.effect)
+
     def counter_types(self) -> tuple[str, ...]:
         """The card types this counter may target (empty: any)."""
         for step in self.effect:

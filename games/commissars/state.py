@@ -216,6 +216,8 @@ class CommissarsState(Effects, State):
         ]
 
     def _may_target_entry(self, card: Card, entry: Entry) -> bool:
+        if card.duplicates():
+            return not self.card(entry.card).duplicates()  # else duplicates could loop forever
         if not card.counters():
             return True
         if entry.uncounterable:

@@ -297,3 +297,15 @@ def test_choices_during_resolution_belong_to_the_deciding_player() -> None:
     pass_round(state)
     assert state.to_act() == (0,)
     assert state.legal_actions(0) == [Choose("Propaganda", player=0)]
+
+
+def test_doublespeak_may_not_duplicate_a_doublespeak() -> None:
+    state = table()
+    give(state, 0, hand=["Seize the Gears", "Doublespeak"], deck=["Propaganda"] * 2)
+    give(state, 1, hand=["Doublespeak"])
+    seize = play(state, "Seize the Gears", 0)
+    first = play(state, "Doublespeak", 1, entry=seize)
+    offered = {a.entry for a in state.legal_actions(0) if isinstance(a, Play)}
+    assert offered == {seize}
+    with pytest.raises(IllegalAction):
+        play(state, "Doublespeak", 0, entry=first)

@@ -1,0 +1,84 @@
+"""The terminal front end: built-in games finish, humans are prompted, bad input is one line."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from cogtable.cli import main
+from cogtable.terminal import commissars as front_end
+from games import commissars
+from games.core import Record, replay
+
+
+def test_a_game_of_built_in_players_finishes_and_writes_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    argv = ["play", "commissars", "--players", "3", "--seats", "greedy,random,greedy"]
+    assert main([*argv, "--seed", "3", "--leaders", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "wins" in out or "No winner" in out
+    state = replay(Record.loads(record.read_text(encoding="utf-8")))
+    assert state.is_over() and json.loads(record.read_text())["game"] == "commissars"
+
+
+def test_replay_draws_the_table_with_render(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    main(["play", "commissars", "--seats", "random,greedy", "--seed", "1", "--record", str(record)])
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "Gulag:" in out and "Result: player" in out
+
+
+def test_a_human_is_prompted_and_a_wrong_answer_is_asked_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("99\nabc\nq\n"))
+    code = main(["play", "commissars", "--seats", "human,greedy", "--seed", "2"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "'99' is not a choice" in captured.out and "'abc' is not a choice" in captured.out
+    assert "Your hand:" in captured.out
+    assert "game abandoned" in captured.err and "Traceback" not in captured.err
+
+
+def test_pass_and_play_hides_the_screen_between_humans(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 2
+    captured = capsys.readouterr()
+    assert front_end.CLEAR in captured.out and "Pass to player 1" in captured.out
+    assert "input ended" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--players", "7"], "2 to 6"),
+        (["--seats", "human,robot"], "--seats"),
+        (["--seats", "random,random", "--factions", "tsar,computin"], "factions"),
+    ],
+)
+def test_bad_arguments_are_one_line(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", "commissars", *args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_render_shows_the_stack_and_only_the_asked_hand() -> None:
+    state = commissars.new_game({"players": 2}, seed=0)
+    while state.phase != "discard":
+        state.apply(state.sample_chance())
+    text = front_end.render(state)
+    assert "Your hand" not in text and "Waiting for player 1" in text
+    assert "Your hand:" in front_end.render(state, 0)
