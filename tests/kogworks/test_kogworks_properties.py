@@ -13,7 +13,7 @@ from games.kogworks.board import NUM_PEGS
 from games.kogworks.state import KogworksState
 from tests.kogworks.positions import engine_moves, position
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
