@@ -188,7 +188,9 @@ class Link:
         return self._status
 
     def start(self) -> Link:
-        """Start the worker thread; it connects (and reconnects) by itself."""
+        """Start the worker thread (once); it connects (and reconnects) by itself."""
+        if self._thread is not None:
+            return self
         self._thread = threading.Thread(target=self._work, name="pico-link", daemon=True)
         self._thread.start()
         return self

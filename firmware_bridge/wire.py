@@ -6,13 +6,17 @@ It is therefore written in the subset of Python that CPython and MicroPython
 both run: no typing imports, no dataclasses, no f-string format specs, only
 ``struct`` and (when present) ``binascii``.
 
-A frame on the wire is ``COBS(seq, type, payload, CRC-16) 0x00``:
+A frame on the wire is ``COBS(seq, type, length, payload, CRC-16) 0x00``:
 
 - ``seq`` (1 byte): the sequence number of a reliable message, or the acked
   sequence number of an ACK/NAK, or 0 for other control messages;
 - ``type`` (1 byte): one of the message types below;
+- ``length`` (2 bytes, little-endian): the payload's length. A frame that lost
+  or gained bytes, or two frames merged by a lost delimiter, fail this check
+  before the CRC is even asked, so far fewer damaged frames can slip through
+  the 16-bit CRC by chance;
 - ``payload``: at most ``MAX_PAYLOAD`` bytes, packed by the ``pack_*`` helpers;
-- CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), big-endian, over seq+type+payload.
+- CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), big-endian, over all before it.
 
 The zero byte only ever appears as a delimiter, so a receiver that lost sync
 finds the start of the next frame at the next zero (Klipper does the same with
@@ -38,7 +42,7 @@ PROTOCOL_VERSION = 1
 MAX_PAYLOAD = 1024
 """The largest payload in one frame: a 300-LED chain's colours fit in one SET_LEDS."""
 
-MAX_WIRE_FRAME = MAX_PAYLOAD + 4 + (MAX_PAYLOAD + 4) // 254 + 2
+MAX_WIRE_FRAME = MAX_PAYLOAD + 6 + (MAX_PAYLOAD + 6) // 254 + 2
 """The longest COBS-encoded frame (without its delimiter) a receiver accepts."""
 
 # Control messages: not sequenced, never acknowledged.
@@ -166,7 +170,8 @@ def encode_frame(seq, mtype, payload=b""):
     """One complete frame, delimiter included, ready to write to the line."""
     if len(payload) > MAX_PAYLOAD:
         raise FrameError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
-    body = bytes((seq & 0xFF, mtype & 0xFF)) + bytes(payload)
+    size = len(payload)
+    body = bytes((seq & 0xFF, mtype & 0xFF, size & 0xFF, size >> 8)) + bytes(payload)
     crc = crc16(body)
     return cobs_encode(body + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
 
@@ -174,12 +179,14 @@ def encode_frame(seq, mtype, payload=b""):
 def decode_frame(encoded):
     """``(seq, type, payload)`` from one frame without its delimiter; FrameError if bad."""
     raw = cobs_decode(encoded)
-    if len(raw) < 4:
+    if len(raw) < 6:
         raise FrameError(f"frame too short ({len(raw)} bytes)")
+    if raw[2] | raw[3] << 8 != len(raw) - 6:
+        raise FrameError("length field disagrees with the frame")
     body = raw[:-2]
     if crc16(body) != (raw[-2] << 8) | raw[-1]:
         raise FrameError("CRC mismatch")
-    return (body[0], body[1], body[2:])
+    return (body[0], body[1], body[4:])
 
 
 class Decoder:

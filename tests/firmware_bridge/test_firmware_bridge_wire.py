@@ -71,8 +71,12 @@ def test_decoder_assembles_frames_split_anywhere() -> None:
 @pytest.mark.parametrize(
     ("frame", "reason"),
     [
-        (wire.cobs_encode(b"\x01\x02\x03\x04\x05"), "CRC mismatch"),
-        (wire.cobs_encode(b"\x01\x02"), "frame too short (2 bytes)"),
+        (wire.cobs_encode(b"\x01\x02\x01\x00\x05\x06\x07"), "CRC mismatch"),
+        (
+            wire.cobs_encode(b"\x01\x02\x02\x00\x05\x06\x07"),
+            "length field disagrees with the frame",
+        ),
+        (wire.cobs_encode(b"\x01\x02\x00\x00\x05"), "frame too short (5 bytes)"),
         (b"\x09\x01\x02", "a COBS block runs past the end of the frame"),
         (b"\xff" * (wire.MAX_WIRE_FRAME + 5), f"frame longer than {wire.MAX_WIRE_FRAME} bytes"),
     ],
