@@ -56,7 +56,7 @@ def test_short_random_games_keep_the_contract(players: int) -> None:
     report = simulate(
         start(players, 10),
         commissars.ACTIONS,
-        games=4 if players < 5 else 3,
+        games=3 if players < 5 else 2,
         seed=100 * players,
         max_plies=5_000,
         checks=CHECKS,
