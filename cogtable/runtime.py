@@ -329,7 +329,7 @@ class Runtime:
 
     def _camera_loop(self) -> None:
         camera, watcher = None, CameraWatcher(self, SettlingFilter(clock=self.clock))
-        reader = BoardReader()
+        reader: BoardReader | None = None
         while not self._stop.is_set():
             if camera is None:
                 camera = self._open_camera(watcher)
@@ -339,8 +339,10 @@ class Runtime:
                 self.world.tick()
             grabbed = _grab(camera)
             seen_at = time.perf_counter()
-            reading = grabbed if isinstance(grabbed, Reading) else reader.read(grabbed)
-            watcher.update(reading, seen_at)
+            if not isinstance(grabbed, Reading):
+                reader = reader or BoardReader()  # slow to build; the truth camera needs none
+                grabbed = reader.read(grabbed)
+            watcher.update(grabbed, seen_at)
             if self.world is None:
                 self._stop.wait(FRAME_PERIOD_S)
         if camera is not None:

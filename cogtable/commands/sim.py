@@ -14,10 +14,13 @@ run that is killed carries on where the journal stands when started again.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     sub.add_argument("--size", type=_size, default=(640, 480), help="frame size WxH (640x480)")
     sub.add_argument("--red", choices=("greedy", "random"), default="greedy", help="Red's player")
-    sub.add_argument("--blue", choices=("greedy", "random"), default="greedy", help="Blue's player")
+    sub.add_argument("--blue", choices=("greedy", "random"), default="random", help="Blue's player")
     sub.add_argument("--illegal-rate", type=_rate, default=0.08, help="chance of an illegal try")
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
 
@@ -73,17 +76,40 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
+    played = play(args, profile, state_dir)
+    return _report(played.people, state_dir, played.reason)
+
+
+@dataclass
+class Played:
+    """What a mock run left: the people (their games), the stopped runtime, why it stopped."""
+
+    people: People
+    runtime: Runtime
+    reason: str
+
+
+def play(
+    args: argparse.Namespace,
+    profile: Any,
+    state_dir: Path,
+    actors: Sequence[Callable[[MockWorld, Runtime, People], object]] = (),
+) -> Played:
+    """Run the mock table until the people are done; ``actors`` also act every frame (tests)."""
     world = MockWorld(camera=args.camera, camera_size=args.size, seed=args.seed)
     runtime = Runtime(profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world)
     try:
         people = _people(args, runtime)
         _set_up(state_dir / WORLD_FILE, world, people, runtime)
         world.actors += [people, Saver(state_dir / WORLD_FILE, people), Watchdog(people, runtime)]
+        world.actors += [
+            functools.partial(actor, runtime=runtime, people=people) for actor in actors
+        ]
         runtime.start()
         reason = runtime.run()
     finally:
         runtime.stop()
-    return _report(people, state_dir, reason)
+    return Played(people, runtime, reason)
 
 
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
@@ -138,14 +164,14 @@ class Saver:
     def __init__(self, path: Path, people: People) -> None:
         self.path = path
         self.people = people
-        self.last = ""
+        self.last: tuple[Any, ...] = ()
 
     def __call__(self, world: MockWorld) -> None:
         """Save if anything changed since the last frame."""
-        data = json.dumps({"world": world.to_json(), "people": self.people.to_json()})
-        if data != self.last:
-            self.last = data
-            save_json(self.path, json.loads(data))
+        marker = (world.changes, *self.people.marker())
+        if marker != self.last:
+            self.last = marker
+            save_json(self.path, {"world": world.to_json(), "people": self.people.to_json()})
 
 
 class Watchdog:

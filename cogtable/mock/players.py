@@ -79,7 +79,7 @@ class Style:
     seats: tuple[str, str] = ("greedy", "greedy")
     illegal_rate: float = 0.08
     undo_rate: float = 0.03
-    settle_frames: int = 6
+    settle_frames: int = 5
     """Frames to wait after touching the board before reading the LEDs (> settling window)."""
     patience: int = 600
     """Frames to wait for any reaction to a move before taking it back and trying again."""
@@ -143,11 +143,17 @@ class People:
         self.memory: KogworksState = new_game()
         self.pending: Pending | None = None
         self.gesture: deque[Callable[[MockWorld], object]] = deque()
-        self.wait_until = 0
+        self.wait_until = self.style.settle_frames
+        """Look at the board (and let the table see it) before the first move."""
         self.illegal = 0
         self.undos = 0
         self.played: list[GameLog] = []
         self.finished = False
+
+    def marker(self) -> tuple[Any, ...]:
+        """Changes whenever what the people remember changes (to know when to save it)."""
+        pending = None if self.pending is None else self.pending.action
+        return (len(self.memory.history), pending, len(self.gesture), len(self.played))
 
     @property
     def history(self) -> list[Action]:
@@ -308,7 +314,7 @@ class People:
             "illegal": self.illegal,
             "undos": self.undos,
             "played": [log.to_json() for log in self.played],
-            "rng": _jsonable(self.rng.getstate()),
+            "rng": self.rng.getstate(),
             "finished": self.finished,
         }
 
@@ -326,6 +332,7 @@ class People:
         self.rng.setstate(_tupled(data["rng"]))
         self.finished = data["finished"]
         self.gesture.clear()
+        self.wait_until = frames + self.style.settle_frames
 
 
 def _name(player: int) -> str:
@@ -350,10 +357,6 @@ def _replayed(actions: list[Action]) -> KogworksState:
     for action in actions:
         state.apply(action)
     return state
-
-
-def _jsonable(value: Any) -> Any:
-    return [_jsonable(item) for item in value] if isinstance(value, tuple | list) else value
 
 
 def _tupled(value: Any) -> Any:

@@ -1,0 +1,34 @@
+"""Shared helpers of the mock-table tests: run the mock table in this process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from cogtable.cli import build_parser
+from cogtable.commands import sim
+from cogtable.journal import Journal
+from cogtable.runtime import JOURNAL_NAME
+from games.core import Action
+from hardware.profile import load_profile
+
+
+def sim_args(*extra: str) -> object:
+    """Parsed ``cogtable sim kogworks`` arguments: quiet, truth camera, no undo unless asked."""
+    defaults = ["--quiet", "--camera", "truth", "--undo-rate", "0"]
+    return build_parser().parse_args(["sim", "kogworks", *defaults, *extra])
+
+
+def play(
+    state_dir: Path, *extra: str, actors: Sequence[Callable[..., object]] = ()
+) -> sim.Played:
+    """One mock run in this process."""
+    return sim.play(sim_args(*extra), load_profile(), state_dir, actors)
+
+
+def journal_games(state_dir: Path) -> list[tuple[str, list[Action]]]:
+    """Every game in the journal: its status and its actions."""
+    with Journal(state_dir / JOURNAL_NAME) as journal:
+        return [
+            (game.status, list(journal.record(game.id).actions)) for game in journal.games()
+        ]
