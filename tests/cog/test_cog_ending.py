@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -128,12 +129,18 @@ def test_out_of_letters_spares_turn_order_construct_then_two_vp_and_game_end(
     assert construct.is_over()  # the game ends with the round
 
 
-def finished(players: int) -> CogState:
+@functools.cache
+def _finished(players: int) -> CogState:
     state = cog.new_game({"players": players}, 5)
     rng = random.Random(5)
     while not state.is_over():
         state.apply(pick_random_action(state, rng))
     return state
+
+
+def finished(players: int) -> CogState:
+    """A random game played to its end (a copy: tests change it)."""
+    return _finished(players).clone()
 
 
 @pytest.mark.parametrize(("players", "rounds"), [(2, 7), (4, 6)])

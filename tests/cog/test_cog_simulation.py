@@ -66,12 +66,12 @@ def test_random_games_keep_the_contract(players: int) -> None:
     report = simulate(
         lambda seed: cog.new_game({"players": players}, seed),
         cog.ACTIONS,
-        games=12,
+        games=4,
         seed=1000 * players,
         checks=checks,
         illegal_candidates=candidates,
     )
-    assert report.finished == report.games == 12
+    assert report.finished == report.games == 4
     assert report.illegal_checked > 1000
     assert set(report.reasons) <= {
         "most victory points",
@@ -88,9 +88,9 @@ def test_many_random_games_finish(players: int) -> None:
     report = simulate(
         lambda seed: cog.new_game({"players": players}, seed),
         cog.ACTIONS,
-        games=40,
+        games=8,
         seed=50_000 + players,
         checks=checks,
         illegal_candidates=candidates,
     )
-    assert report.finished == 40
+    assert report.finished == 8
