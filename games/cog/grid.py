@@ -23,8 +23,11 @@ True
 >>> grid.place(Placed("CLAMP", 3, 2, False), list("CLAMP"))
 >>> grid.problem("COG", 3, 2, True, "") is None
 True
+>>> grid.place(Placed("COG", 3, 2, True), list("OG"))
+>>> grid.problem("ROD", 4, 1, False, "")
+'D at row 5, column 4 would touch the tiles beside it and spell a second word'
 >>> grid.problem("ROD", 2, 4, True, "")
-'R at row 3, column 5 would touch the tiles beside it and spell a second word'
+'O does not fit the A at row 4, column 5'
 """
 
 from __future__ import annotations

@@ -278,7 +278,11 @@ class CogState(State):
     def _skip_choice(self, head: tuple[Any, ...]) -> bool:
         """A choice with nothing to choose from is dropped."""
         kind, player = head
-        needed = any(self.centre) if kind == "pick_centre" else len(self.mats[player].reserve) > 7
+        needed = (
+            any(self.centre)
+            if kind == "pick_centre"
+            else len(self.mats[player].reserve) > MAX_LETTERS
+        )
         if not needed:
             self.queue.pop(0)
         return not needed
