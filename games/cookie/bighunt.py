@@ -103,7 +103,7 @@ class BigHuntState(CookieState):
         if acting == (CHANCE,):
             return [a for a, _ in self.chance_outcomes()] if player in (None, CHANCE) else []
         seats = acting if player is None else [p for p in acting if p == player]
-        return [action for seat in seats for action in self._choices_of(seat)]
+        return [action for seat in seats for action in self.memo(seat, self._choices_of, seat)]
 
     def _choices_of(self, seat: int) -> list[Action]:
         if self.phase == "claim":
@@ -346,7 +346,7 @@ class BigHuntState(CookieState):
         }
 
     def snapshot(self) -> dict[str, Any]:
-        return self.table_view() | {
+        return self.table_view(copy=False) | {
             "target": self.target,
             "roles": [list(r) for r in self.roles],
             "open_exclusion": self.open_exclusion,

@@ -12,11 +12,25 @@ from .actions import seat_name
 
 
 def _copy(value: Any) -> Any:
-    """A copy of nested lists and dicts; everything else in a state is immutable."""
+    """A deep copy of nested lists and dicts (for views that callers may change)."""
     if isinstance(value, list):
         return [_copy(item) for item in value]
     if isinstance(value, dict):
         return {key: _copy(item) for key, item in value.items()}
+    return value
+
+
+def _copy_field(value: Any) -> Any:
+    """A copy of one state field for :meth:`CookieState.clone`.
+
+    State fields are lists nested at most two deep, or values never changed in
+    place (strings, numbers, the Reference, the options and round summaries,
+    which are replaced whole); so two levels of list copying suffice.
+    """
+    if type(value) is list and value and type(value[0]) is list:
+        return [list(item) for item in value]
+    if type(value) is list:
+        return list(value)
     return value
 
 
@@ -45,14 +59,18 @@ def expect(action: Action, kind: type[Action], doing: str) -> None:
         raise IllegalAction(f"{action.notation()} does not fit now: {doing}")
 
 
+def _masks(allowed: Sequence[Collection[str]], characters: Sequence[str]) -> list[int]:
+    index = {character: bit for bit, character in enumerate(characters)}
+    return [sum(1 << index[c] for c in options if c in index) for options in allowed]
+
+
 def count_assignments(allowed: Sequence[Collection[str]], characters: Sequence[str]) -> int:
     """How many ways give each seat a different character from its allowed set.
 
-    Used when roles are face down: a role the table has not seen must still
-    leave every other face-down role some character consistent with play.
+    Used when roles are face down: it weighs each character a Role card may
+    turn out to be by how many dealings of the other unseen cards still fit.
     """
-    index = {character: bit for bit, character in enumerate(characters)}
-    masks = [sum(1 << index[c] for c in options if c in index) for options in allowed]
+    masks = _masks(allowed, characters)
     memo: dict[tuple[int, int], int] = {}
 
     def count(seat: int, used: int) -> int:
@@ -71,6 +89,28 @@ def count_assignments(allowed: Sequence[Collection[str]], characters: Sequence[s
     return count(0, 0)
 
 
+def can_assign(allowed: Sequence[Collection[str]], characters: Sequence[str]) -> bool:
+    """Whether each seat can get a different character from its allowed set at all."""
+    masks = _masks(allowed, characters)
+    dead: set[tuple[int, int]] = set()
+
+    def fits(seat: int, used: int) -> bool:
+        if seat == len(masks):
+            return True
+        if (seat, used) in dead:
+            return False
+        free = masks[seat] & ~used
+        while free:
+            bit = free & -free
+            if fits(seat + 1, used | bit):
+                return True
+            free ^= bit
+        dead.add((seat, used))
+        return False
+
+    return fits(0, 0)
+
+
 class CookieState(State):
     """Coins, rounds and the First Player token; the variants add the rest."""
 
@@ -85,6 +125,16 @@ class CookieState(State):
         self.coins = [0] * num_players
         self.last_round: dict[str, Any] | None = None
         self.phase = ""
+        self._memo: dict[Any, Any] = {}
+        self._memo_ply = 0
+
+    def memo(self, key: Any, compute: Any, *args: Any) -> Any:
+        """``compute(*args)`` once per position: legal actions are asked for many times a ply."""
+        if self._memo_ply != len(self.history):
+            self._memo, self._memo_ply = {}, len(self.history)
+        if key not in self._memo:
+            self._memo[key] = compute(*args)
+        return self._memo[key]
 
     def apply(self, action: Action) -> list[Event]:
         """Check the action's field types, then apply it as :meth:`State.apply` does."""
@@ -130,8 +180,8 @@ class CookieState(State):
         reason = "most coins" if len(winners) == 1 else "tie on most coins"
         return Outcome(winners, tuple(float(c) for c in self.coins), reason)
 
-    def table_view(self) -> dict[str, Any]:
-        """What both variants show everybody."""
+    def table_view(self, copy: bool = True) -> dict[str, Any]:
+        """What both variants show everybody (``copy=False``: share the last round's summary)."""
         return {
             "game": self.game,
             "variant": self.variant,
@@ -142,10 +192,11 @@ class CookieState(State):
             "phase": self.phase,
             "coins": list(self.coins),
             "to_act": list(self.to_act()),
-            "last_round": _copy(self.last_round),
+            "last_round": _copy(self.last_round) if copy else self.last_round,
         }
 
     def clone(self) -> CookieState:
         twin = object.__new__(type(self))
-        twin.__dict__ = {key: _copy(value) for key, value in self.__dict__.items()}
+        twin.__dict__ = {key: _copy_field(value) for key, value in self.__dict__.items()}
+        twin._memo = {}
         return twin

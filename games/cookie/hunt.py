@@ -26,7 +26,7 @@ from typing import Any
 from games.core import CHANCE, Action, Event, IllegalAction
 
 from .actions import Aim, DealRole, Play, Revealed, RevealRole, RoundScored, Said, seat_name
-from .common import CookieState, count_assignments, expect
+from .common import CookieState, can_assign, count_assignments, expect
 from .reference import REFERENCES
 
 SWORD, SHIELD, HILL = "Sword", "Shield", "Hill"
@@ -76,12 +76,17 @@ class HuntState(CookieState):
         if acting == (CHANCE,):
             return [a for a, _ in self.chance_outcomes()] if player in (None, CHANCE) else []
         seats = acting if player is None else [p for p in acting if p == player]
-        return [action for seat in seats for action in self._choices_of(seat)]
+        return [action for seat in seats for action in self.memo(seat, self._choices_of, seat)]
 
     def _choices_of(self, seat: int) -> list[Action]:
         if self.phase == "aim":
             return [Aim(t, player=seat) for t in self.allowed_targets(seat)]
-        return [Play(card, player=seat) for card in self.hands[seat] if self._may_lay(seat, card)]
+        allowed = self._allowed_roles()
+        return [
+            Play(card, player=seat)
+            for card in self.hands[seat]
+            if self._may_lay(seat, card, allowed)
+        ]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == "deal":
@@ -118,13 +123,16 @@ class HuntState(CookieState):
         allowed[seat] = [role]
         return count_assignments(allowed, self.reference.characters)
 
-    def _may_lay(self, seat: int, card: str) -> bool:
+    def _allowed_roles(self) -> list[list[str]]:
+        return [self._possible_roles(s) for s in range(self.num_players)]
+
+    def _may_lay(self, seat: int, card: str, allowed: list[list[str]] | None = None) -> bool:
         """Whether laying ``card`` leaves every face-down role some character."""
         if self.known or card not in self.reference.characters:
             return True
-        allowed = [self._possible_roles(s) for s in range(self.num_players)]
+        allowed = list(allowed or self._allowed_roles())
         allowed[seat] = [c for c in allowed[seat] if c != card]
-        return count_assignments(allowed, self.reference.characters) > 0
+        return can_assign(allowed, self.reference.characters)
 
     def allowed_targets(self, seat: int) -> list[int]:
         """Players the Sword or Shield of ``seat`` may be aimed at now."""
@@ -287,7 +295,7 @@ class HuntState(CookieState):
         return shown
 
     def snapshot(self) -> dict[str, Any]:
-        return self.table_view() | {
+        return self.table_view(copy=False) | {
             "turn": self.turn,
             "roles": list(self.roles),
             "hands": [list(hand) for hand in self.hands],
