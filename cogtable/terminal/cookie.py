@@ -1,0 +1,280 @@
+"""``cogtable play cookie``: The Cookie 2.0 in the terminal, pass-and-play.
+
+Any seat is a human or a built-in player (``random``, ``reasoner``). With more
+than one human at the keyboard, each player's secrets (role, hand, the card
+they laid) are shown only after a "hand the screen to ..." prompt, and the
+screen is cleared when they are done. Only what the whole table may know is
+printed between turns: cards laid face down are announced, not named, until
+everybody has laid theirs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from cogtable.errors import UserError
+from games import cookie
+from games.cookie.actions import Hunt, Play, seat_name
+from games.cookie.players import PLAYERS, Player, make_player
+from games.core import CHANCE, Action, State
+
+HELP = "The Cookie 2.0: Every Man for Himself (4-6 players) or The Big Hunt (2-4 players)."
+
+HUMAN = "human"
+KINDS = (HUMAN, *PLAYERS)
+CLEAR = "\033[2J\033[H" + "\n" * 40
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Variant, players, seed, who sits where, and an optional record file."""
+    parser.add_argument("--variant", choices=tuple(cookie.PLAYER_COUNTS), default="hunt")
+    parser.add_argument("--players", type=int, default=4, help="hunt: 4-6, big-hunt: 2-4")
+    parser.add_argument("--seed", type=int, default=0, help="seed for deals and built-in players")
+    parser.add_argument("--first-player", type=int, default=1, help="seat holding the token")
+    parser.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="K=KIND",
+        help=f"who plays seat K (1-based): one of {', '.join(KINDS)}; "
+        "by default seat 1 is human and the others are 'reasoner'",
+    )
+    parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
+
+
+def parse_seats(specs: list[str], players: int) -> dict[int, str]:
+    """Seat (0-based) to kind, from ``K=KIND`` specs; a bad spec is a :class:`UserError`."""
+    seats = {0: HUMAN, **dict.fromkeys(range(1, players), "reasoner")}
+    for spec in specs:
+        number, _, kind = spec.partition("=")
+        if not number.strip().isdigit() or not 1 <= int(number) <= players:
+            raise UserError(f"--seat {spec!r}: expected K=KIND with K from 1 to {players}")
+        if kind not in KINDS:
+            raise UserError(f"--seat {spec!r}: KIND must be one of {', '.join(KINDS)}")
+        seats[int(number) - 1] = kind
+    return seats
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Play one game; built-in-only games need no input. EOF or 'quit' ends cleanly."""
+    if not 1 <= args.first_player <= args.players:
+        raise UserError(f"--first-player {args.first_player}: expected 1 to {args.players}")
+    options = {
+        "variant": args.variant,
+        "players": args.players,
+        "first_player": args.first_player - 1,
+    }
+    state = cookie.new_game(options, args.seed)
+    table = Table(state, parse_seats(args.seat, args.players), args.seed, stdin, out)
+    try:
+        table.play()
+    except BrokenPipeError:
+        return _output_closed()
+    if args.record is not None:
+        _write_record(args.record, state)
+    return 0
+
+
+def _output_closed() -> int:
+    """The reader of our output went away (``| head``): stop quietly, as shell tools do."""
+    import os
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
+
+
+def _write_record(path: Path, state: State) -> None:
+    try:
+        path.write_text(state.record().dumps() + "\n", encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"cannot write the record to {path}: {error}") from error
+
+
+class Table:
+    """One game at the keyboard: asks humans, lets built-in players choose, prints."""
+
+    def __init__(
+        self,
+        state: State,
+        seats: dict[int, str],
+        seed: int,
+        stdin: TextIO | None = None,
+        out: TextIO | None = None,
+    ) -> None:
+        self.state, self.seats = state, seats
+        self.stdin, self.out = stdin or sys.stdin, out or sys.stdout
+        self.bots: dict[int, Player] = {
+            seat: make_player(kind, seed * 10 + seat)
+            for seat, kind in seats.items()
+            if kind != HUMAN
+        }
+        self.shared_screen = list(seats.values()).count(HUMAN) > 1
+        self.quit = False
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input, or ``None`` at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stdin.readline()
+        return None if line == "" else line.strip()
+
+    def play(self) -> bool:
+        """Play to the end; ``False`` if input ended or a player quit first."""
+        self.say(render(self.state))
+        while not self.state.is_over():
+            action = self._next_action()
+            if action is None:
+                self.say("Game left unfinished.")
+                return False
+            self._apply(action)
+        self.say(render(self.state))
+        return True
+
+    def _next_action(self) -> Action | None:
+        acting = self.state.to_act()
+        if acting == (CHANCE,):
+            return self.state.sample_chance()
+        seat = acting[0]
+        if seat in self.bots:
+            return self.bots[seat].choose(self.state, seat)
+        return self._ask_human(seat)
+
+    def _apply(self, action: Action) -> None:
+        round_before = self.state.view(None)["round"]
+        events = self.state.apply(action)
+        if isinstance(action, Play | Hunt):
+            self.say(f"{seat_name(action.player)} laid a card face down.")
+        for event in events:
+            self.say(event.describe())
+        if self.state.view(None)["round"] != round_before and not self.state.is_over():
+            self.say(render(self.state))
+
+    def _ask_human(self, seat: int) -> Action | None:
+        name = seat_name(seat)
+        if self.shared_screen and self.ask(f"Hand the screen to {name} and press Enter. ") is None:
+            return None
+        self.say(render_private(self.state, seat))
+        action = self._choose(seat)
+        if action is not None and self.shared_screen:
+            self.ask("Press Enter, then hand the screen on. ")
+            self.out.write(CLEAR)
+        return action
+
+    def _choose(self, seat: int) -> Action | None:
+        legal = list(self.state.legal_actions(seat))
+        for number, action in enumerate(legal, start=1):
+            self.say(f"  {number:2d}. {action.notation()}")
+        while True:
+            answer = self.ask(f"{seat_name(seat)}, your choice (1-{len(legal)}, q to quit): ")
+            if answer is None or answer.lower() in QUIT_WORDS:
+                self.quit = answer is not None
+                return None
+            chosen = _pick(answer, legal)
+            if chosen is not None:
+                return chosen
+            self.say(f"Not understood: {answer!r}. Type a number from 1 to {len(legal)}.")
+
+
+def _pick(answer: str, legal: list[Action]) -> Action | None:
+    """The action a player typed: its number, its notation, or its last word (a card)."""
+    if answer.isdigit() and 1 <= int(answer) <= len(legal):
+        return legal[int(answer) - 1]
+    matches = [
+        a
+        for a in legal
+        if answer.lower() in (a.notation().lower(), a.notation().split()[-1].lower())
+    ]
+    return matches[0] if len(matches) == 1 else None
+
+
+# -- drawing -------------------------------------------------------------------
+
+
+def render(state: State) -> str:
+    """What the whole table may see, as text (also used by ``cogtable replay``)."""
+    view = state.view(None)
+    lines = [_heading(view), "Coins: " + _per_seat(view["coins"])]
+    draw: Callable[[dict[str, Any]], list[str]] = (
+        _hunt_lines if view["variant"] == "hunt" else _big_hunt_lines
+    )
+    lines += draw(view)
+    lines += _last_round_lines(view)
+    outcome = state.outcome()
+    if outcome is not None:
+        names = ", ".join(seat_name(s) for s in outcome.winners)
+        lines.append(
+            f"Game over: {names} {'win' if len(outcome.winners) > 1 else 'wins'} "
+            f"({outcome.reason})."
+        )
+    return "\n".join(lines)
+
+
+def _heading(view: dict[str, Any]) -> str:
+    title = "Every Man for Himself" if view["variant"] == "hunt" else "The Big Hunt"
+    shown_round = min(view["round"] + 1, view["rounds"])
+    return (
+        f"== The Cookie 2.0, {title}, {view['players']} players: round {shown_round} of "
+        f"{view['rounds']}, first player {seat_name(view['first_player'])} =="
+    )
+
+
+def _per_seat(values: list[Any]) -> str:
+    return ", ".join(f"{seat_name(seat)} {value}" for seat, value in enumerate(values))
+
+
+def _aims(targets: list[int | None]) -> str:
+    shown = [f"{seat_name(s)}->{seat_name(t)}" for s, t in enumerate(targets) if t is not None]
+    return ", ".join(shown) or "none"
+
+
+def _hunt_lines(view: dict[str, Any]) -> list[str]:
+    played = [" ".join(cards) or "-" for cards in view["played"]]
+    turn = f"Turn {view['turn'] + 1}. " if view["phase"] != "over" else ""
+    return [
+        f"{turn}Cards shown this round: " + _per_seat(played),
+        f"Swords: {_aims(view['swords'])}; Shields: {_aims(view['shields'])}",
+    ]
+
+
+def _big_hunt_lines(view: dict[str, Any]) -> list[str]:
+    claims = [" ".join(c) or "-" for c in view["claims"]]
+    roles = [" ".join(r or "?" for r in rs) for rs in view["revealed_roles"]]
+    lines = [f"Phase: {view['phase']}. Claims: " + _per_seat(claims)]
+    lines.append("Role cards: " + _per_seat(roles))
+    if view["open_exclusion"]:
+        lines.append(f"Open exclusion card: {view['open_exclusion']}")
+    return lines + [f"  {text}" for text in view["checks"]]
+
+
+def _last_round_lines(view: dict[str, Any]) -> list[str]:
+    last = view["last_round"]
+    if not last:
+        return []
+    lines = [f"Round {last['round'] + 1} scored: " + _per_seat([f"+{g}" for g in last["gains"]])]
+    if "roles" in last:
+        lines.append("  roles were: " + _per_seat(last["roles"]))
+    else:
+        lines.append(f"  target {last['target']}; hunted with: " + _per_seat(last["hunts"]))
+    return lines
+
+
+def render_private(state: State, seat: int) -> str:
+    """What only ``seat`` may see, for their turn at the keyboard."""
+    view = state.view(seat)
+    lines = [render(state), f"-- {seat_name(seat)} only --"]
+    if view["variant"] == "hunt":
+        lines.append(f"Your role: {view['role'] or 'face down (the table has not seen it)'}")
+    else:
+        lines.append("Your role card(s): " + ", ".join(r or "?" for r in view["roles"]))
+        if view["exclusion"]:
+            lines.append(f"You saw the exclusion card: {view['exclusion']}")
+    lines.append("Your hand: " + ", ".join(view["hand"]))
+    return "\n".join(lines)
