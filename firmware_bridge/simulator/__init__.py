@@ -1,13 +1,23 @@
 """A simulated Pico on a pseudo-terminal, with a fault-injecting relay in the line.
 
-The real firmware sources run in a child process (``child.py``) against
-stand-ins for ``machine``, ``neopixel``, ``rp2`` and ``micropython``. Its USB
-serial line (stdin/stdout) is relayed to the master side of a pseudo-terminal;
-the host opens the slave side with pyserial through a stable symlink
-(:attr:`Simulator.port`), exactly as it opens ``/dev/serial/by-id/...``. The
-relay can drop, corrupt, duplicate and delay bytes (:class:`Faults`), pull the
-cable (:meth:`Simulator.unplug`: the pty and its symlink vanish) and reset the
-Pico (:meth:`Simulator.reset`: a fresh firmware process on the same line).
+The real firmware sources run in a child process (``child.py``) under the real
+MicroPython Unix port, against stand-ins for ``machine``, ``neopixel`` and
+``rp2`` (``stubs/``). Which interpreter runs it, and what happens where the
+MicroPython Unix port is missing (a Raspberry Pi: an explicit CPython fallback
+with a logged warning, or a refusal), is decided and documented in
+:mod:`firmware_bridge.simulator.interpreter`; :attr:`Simulator.interpreter` says
+which one is running.
+
+The firmware's USB serial line (its stdin/stdout) is relayed to the master side
+of a pseudo-terminal; the host opens the slave side with pyserial through a
+stable symlink (:attr:`Simulator.port`), exactly as it opens
+``/dev/serial/by-id/...``. The relay can drop, corrupt, duplicate and delay
+bytes (:class:`Faults`), pull the cable (:meth:`Simulator.unplug`: the pty and
+its symlink vanish) and reset the Pico (:meth:`Simulator.reset`: a fresh
+firmware process on the same line). Two pipes carry the simulator's requests
+(press a button, read the LEDs) to the child and its JSON answers back; the
+child serves them between two firmware steps. The child's stderr (a firmware
+traceback, say) goes to ``firmware.log`` beside the port.
 
 >>> with Simulator() as sim:  # doctest: +SKIP
 ...     link = Link(sim.port); link.start(); link.wait_connected(5)
@@ -20,9 +30,7 @@ import json
 import os
 import random
 import select
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -31,8 +39,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-CHILD = Path(__file__).resolve().parent / "child.py"
+from firmware_bridge.simulator.interpreter import Interpreter, SimulatorError, choose
+
+HERE = Path(__file__).resolve().parent
+CHILD = HERE / "child.py"
+BRIDGE = HERE.parent
 CHUNK = 4096
+ANSWER_S = 30.0  # the child answers in milliseconds; this only catches a hung one
+__all__ = ["Faults", "Interpreter", "Simulator", "SimulatorError"]
 
 
 @dataclass
@@ -89,12 +103,13 @@ class Faults:
         self.counts[what] = self.counts.get(what, 0) + 1
 
 
-class SimulatorError(RuntimeError):
-    """The simulated Pico could not be started or did not answer."""
-
-
 class Simulator:
-    """One simulated Pico, its pseudo-terminal and the relay between them."""
+    """One simulated Pico, its pseudo-terminal and the relay between them.
+
+    ``interpreter`` is ``auto``, ``micropython`` or ``cpython`` (default: the
+    ``COGTABLE_SIM_INTERPRETER`` environment variable, else ``auto``); see
+    :mod:`firmware_bridge.simulator.interpreter`.
+    """
 
     def __init__(
         self,
@@ -103,26 +118,33 @@ class Simulator:
         to_host: Faults | None = None,
         to_firmware: Faults | None = None,
         directory: str | None = None,
+        interpreter: str | None = None,
     ) -> None:
         self.protocol = protocol
         self.to_host = to_host or Faults()
         self.to_firmware = to_firmware or Faults()
         self._tmp = tempfile.TemporaryDirectory(prefix="cogtable-sim-", dir=directory)
         self.port = str(Path(self._tmp.name) / "ttyPico")
+        self.log_path = Path(self._tmp.name) / "firmware.log"
+        self._choice = interpreter
+        self.interpreter: Interpreter | None = None  # known once started
+        self.implementation: dict[str, str] = {}  # what the child says runs it
         self._lock = threading.RLock()
         self._control_lock = threading.Lock()
         self._closing = threading.Event()
         self._master: int | None = None
         self._slave: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
-        self._control: socket.socket | None = None
-        self._replies: Any = None
+        self._control: int | None = None  # the request pipe's write end
+        self._replies: int | None = None  # the answer pipe's read end
+        self._pending = b""  # answer bytes read but not yet taken
         self.plugged = False
 
     # Life cycle -----------------------------------------------------------------------
 
     def start(self) -> Simulator:
-        """Boot the firmware and plug in the line."""
+        """Boot the firmware and plug in the line; SimulatorError if it cannot run."""
+        self.interpreter = choose(self._choice)
         self._boot()
         self.plug()
         threading.Thread(target=self._host_to_firmware, daemon=True).start()
@@ -148,25 +170,41 @@ class Simulator:
             self._boot()
 
     def _boot(self) -> None:
-        """Start a firmware process and the relay from its stdout."""
-        ours, theirs = socket.socketpair()
-        command = [sys.executable, str(CHILD), "--control-fd", str(theirs.fileno())]
+        """Start a firmware process and the relay from its stdout; wait for it to answer."""
+        requests, self._control = os.pipe()
+        self._replies, replies = os.pipe()
+        arguments = [str(BRIDGE), str(requests), str(replies)]
         if self.protocol is not None:
-            command += ["--protocol", str(self.protocol)]
-        process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(theirs.fileno(),)
-        )
-        theirs.close()
-        self._process, self._control = process, ours
-        self._replies = ours.makefile("r", encoding="utf-8")
+            arguments.append(str(self.protocol))
+        command = self.interpreter.run(str(CHILD), *arguments)  # type: ignore[union-attr]
+        with open(self.log_path, "ab") as log:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                pass_fds=(requests, replies),
+            )
+        os.close(requests)
+        os.close(replies)
+        self._process, self._pending = process, b""
         threading.Thread(target=self._firmware_to_host, args=(process,), daemon=True).start()
+        self._hello()
+
+    def _hello(self) -> None:
+        """Ask the new firmware process what runs it: proof that it booted."""
+        self.implementation = self.request("hello")
+        wanted = self.interpreter.name  # type: ignore[union-attr]
+        if self.implementation.get("implementation") != wanted:
+            raise SimulatorError(f"the simulated Pico runs on {self.implementation}, not {wanted}")
 
     def _halt(self) -> None:
         """Stop the firmware process."""
-        process, control = self._process, self._control
-        self._process = self._control = None
-        if control is not None:
-            control.close()
+        process, control, replies = self._process, self._control, self._replies
+        self._process = self._control = self._replies = None
+        for fd in (control, replies):
+            if fd is not None:
+                os.close(fd)
         if process is not None:
             process.kill()
             process.wait()
@@ -265,14 +303,37 @@ class Simulator:
 
     def request(self, op: str, **arguments: Any) -> dict[str, Any]:
         """Ask the firmware process for something; its JSON answer."""
+        line = (json.dumps({"op": op, **arguments}) + "\n").encode()
         with self._control_lock:
             if self._control is None:
                 raise SimulatorError("the simulated Pico is not running")
-            self._control.sendall((json.dumps({"op": op, **arguments}) + "\n").encode())
-            line = self._replies.readline()
-        if not line:
-            raise SimulatorError("the simulated Pico stopped")
-        return json.loads(line)
+            try:
+                os.write(self._control, line)  # a short line: one atomic pipe write
+            except BrokenPipeError:
+                raise SimulatorError(self._stopped()) from None
+            return json.loads(self._answer())
+
+    def _answer(self) -> bytes:
+        """The next answer line from the firmware process."""
+        deadline = time.monotonic() + ANSWER_S
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._replies], [], [], left)[0]:
+                raise SimulatorError(f"the simulated Pico did not answer within {ANSWER_S:g} s")
+            data = os.read(self._replies, 1 << 16)  # type: ignore[arg-type]
+            if not data:
+                raise SimulatorError(self._stopped())
+            self._pending += data
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line
+
+    def _stopped(self) -> str:
+        """Why the firmware process is gone, from the last line of its stderr."""
+        with contextlib.suppress(OSError):
+            lines = self.log_path.read_text(errors="replace").strip().splitlines()
+            if lines:
+                return f"the simulated Pico stopped: {lines[-1]} (see {self.log_path})"
+        return "the simulated Pico stopped"
 
     def press(self, button: int) -> None:
         """Hold a button down (the debouncer decides when it counts)."""

@@ -1,112 +1,120 @@
-"""The simulated Pico: the real firmware sources in a process of their own.
+"""The simulated Pico: the real firmware sources and a small harness, in one process.
 
-Run by :class:`firmware_bridge.simulator.Simulator`, never by hand. ``machine``,
-``neopixel``, ``rp2`` and ``micropython`` are the stand-ins in ``stubs/``;
-``time`` gains MicroPython's ``ticks_ms``/``ticks_diff``/``sleep_ms``; stdin and
-stdout are the USB serial line, exactly as on the Pico. A socket (``--control-fd``)
-carries JSON-line requests from the simulator (press a button, read the LEDs)
-that this process carries out between two firmware steps, so the firmware
-never sees a second thread.
+Run by :class:`firmware_bridge.simulator.Simulator`, never by hand, normally
+under the MicroPython Unix port (CPython only as the simulator's explicit
+fallback), so this file is written in the subset both interpreters run: no
+annotations, no typing, no threads, no ``argparse``.
 
-This file is a script (run by path, not as part of the package), so it
-imports nothing from ``firmware_bridge``.
+    child.py BRIDGE_DIR REQUEST_FD REPLY_FD [PROTOCOL]
+
+``machine``, ``neopixel`` and ``rp2`` are the stand-ins in ``stubs/``; under
+CPython ``micropython`` is one too and ``time`` gains the MicroPython tick
+functions. stdin and stdout are the USB serial line, exactly as on the Pico.
+Two pipes (REQUEST_FD in, REPLY_FD out) carry JSON-line requests from the
+simulator (press a button, read the LEDs) that the loop answers between two
+firmware steps, so the firmware never sees a second thread. The process ends
+when the simulator closes the request pipe.
 """
 
-from __future__ import annotations
-
-import argparse
 import json
-import os
-import queue
-import socket
+import select
 import sys
-import threading
-import time
-from pathlib import Path
-from typing import Any
 
-HERE = Path(__file__).resolve().parent
-BRIDGE = HERE.parent
-TICKS_PERIOD = 1 << 30
-START = time.monotonic()
+MICROPYTHON = sys.implementation.name == "micropython"
+EMIT_ROOM = 16  # leave this much of the send queue for the firmware's own messages
 
 
-def install_ticks() -> None:
-    """Give CPython's time module the MicroPython tick functions the firmware uses."""
-
-    def ticks_ms() -> int:
-        return int((time.monotonic() - START) * 1000) % TICKS_PERIOD
-
-    def ticks_diff(later: int, earlier: int) -> int:
-        return ((later - earlier + TICKS_PERIOD // 2) % TICKS_PERIOD) - TICKS_PERIOD // 2
-
-    def ticks_add(ticks: int, delta: int) -> int:
-        return (ticks + delta) % TICKS_PERIOD
-
-    time.ticks_ms = ticks_ms  # type: ignore[attr-defined]
-    time.ticks_diff = ticks_diff  # type: ignore[attr-defined]
-    time.ticks_add = ticks_add  # type: ignore[attr-defined]
-    time.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
+def use_sources(bridge):
+    """Put the stubs, the firmware and wire.py first on the import path, as on the Pico."""
+    for folder in (bridge, bridge + "/firmware", bridge + "/simulator/stubs"):
+        sys.path.insert(0, folder)
 
 
-class Stdio:
-    """An unbuffered stdin/stdout with ``.buffer`` and ``fileno()``, like the Pico's."""
+def become_micropython_like():
+    """Under CPython: MicroPython's tick functions and an unbuffered USB line."""
+    import os
+    import time
 
-    def __init__(self, fd: int, mode: str) -> None:
-        self.fd = fd
-        self.buffer = os.fdopen(fd, mode, buffering=0)
+    start = time.monotonic()
+    period = 1 << 30
 
-    def fileno(self) -> int:
-        return self.fd
+    def ticks_ms():
+        return int((time.monotonic() - start) * 1000) % period
+
+    def ticks_diff(later, earlier):
+        return ((later - earlier + period // 2) % period) - period // 2
+
+    time.ticks_ms = ticks_ms
+    time.ticks_diff = ticks_diff
+    time.ticks_add = lambda ticks, delta: (ticks + delta) % period
+    time.sleep_ms = lambda ms: time.sleep(ms / 1000)
+    sys.stdin = Unbuffered(os.fdopen(0, "rb", buffering=0))
+    sys.stdout = Unbuffered(os.fdopen(1, "wb", buffering=0))
+
+
+class Unbuffered:
+    """A std stream whose ``.buffer`` reads and writes the descriptor directly."""
+
+    def __init__(self, raw):
+        self.buffer = raw
+
+    def fileno(self):
+        return self.buffer.fileno()
 
 
 class Harness:
     """Carries out the simulator's requests on the firmware, between steps."""
 
-    def __init__(self, firmware: Any, config: Any, control: socket.socket) -> None:
+    def __init__(self, firmware, config, requests, replies):
         self.firmware = firmware
         self.config = config
-        self.control = control
-        self.requests: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.requests = requests
+        self.replies = replies
+        self.poller = select.poll()
+        self.poller.register(requests, select.POLLIN)
         self.to_emit = 0
         self.emitted = 0
-        self.commands: list[list[Any]] = []
+        self.commands = []
         self._record_commands()
 
-    def _record_commands(self) -> None:
+    def _record_commands(self):
         """Keep every host command the firmware carries out, in order, for the tests."""
         original = self.firmware._command
+        commands = self.commands
 
-        def recording(mtype: int, payload: bytes, now: int) -> None:
-            self.commands.append([mtype, bytes(payload).hex()])
+        def recording(mtype, payload, now):
+            commands.append((mtype, bytes(payload)))
             original(mtype, payload, now)
 
         self.firmware._command = recording
 
-    def listen(self) -> None:
-        """Read requests from the control socket; exit when the simulator goes away."""
-        with self.control.makefile("r", encoding="utf-8") as lines:
-            for line in lines:
-                self.requests.put(json.loads(line))
-        os._exit(0)
-
-    def service(self) -> None:
-        """Answer waiting requests and feed scheduled button events to the firmware."""
-        while not self.requests.empty():
-            request = self.requests.get()
-            answer = getattr(self, "op_" + request.pop("op"))(**request)
-            self.control.sendall((json.dumps(answer) + "\n").encode("utf-8"))
+    def service(self):
+        """Answer waiting requests, feed scheduled events; False once the simulator left."""
+        while self.poller.poll(0):
+            line = self.requests.readline()
+            if not line:
+                return False
+            self.answer(json.loads(line))
         self._emit_scheduled()
+        return True
 
-    def _emit_scheduled(self) -> None:
+    def answer(self, request):
+        """Carry out one request and write its JSON answer."""
+        op = request.pop("op")
+        reply = (json.dumps(getattr(self, "op_" + op)(**request)) + "\n").encode()
+        while reply:
+            reply = reply[self.replies.write(reply) :]
+
+    def _emit_scheduled(self):
         """Queue scheduled events while the firmware's send queue has room."""
         buttons = max(1, len(self.config.BUTTONS))
-        while self.to_emit and self.firmware.channel.room() > 16:
+        while self.to_emit and self.firmware.channel.room() > EMIT_ROOM:
             self.firmware.emit_button(self.emitted % buttons, 1, self.emitted)
             self.emitted += 1
             self.to_emit -= 1
 
-    def _pin(self, button: int | None, die: int | None) -> Any:
+    def _pin(self, button, die):
+        """The machine.Pin behind a button or a die's roll button."""
         import machine
 
         if die is not None:
@@ -115,23 +123,27 @@ class Harness:
             gpio = next(g for b, g in self.config.BUTTONS if b == button)
         return machine.PINS[gpio]
 
-    def op_level(self, level: int, button: int | None = None, die: int | None = None) -> dict:
+    def op_hello(self):
+        """Which interpreter runs the firmware: the simulator asks once at boot."""
+        return {"implementation": sys.implementation.name, "version": sys.version}
+
+    def op_level(self, level, button=None, die=None):
         self._pin(button, die).level = level
         return {"ok": True}
 
-    def op_emit(self, count: int) -> dict:
+    def op_emit(self, count):
         self.to_emit += count
         return {"ok": True}
 
-    def op_leds(self) -> dict:
+    def op_leds(self):
         import neopixel
 
         return {"leds": [list(colour) for colour in neopixel.STRIPS[0].shown]}
 
-    def op_commands(self, since: int = 0) -> dict:
-        return {"commands": self.commands[since:]}
+    def op_commands(self, since=0):
+        return {"commands": [[mtype, payload.hex()] for mtype, payload in self.commands[since:]]}
 
-    def op_state(self) -> dict:
+    def op_state(self):
         firmware = self.firmware
         return {
             "boot_id": firmware.boot_id,
@@ -148,29 +160,24 @@ class Harness:
         }
 
 
-def main() -> None:
-    """Boot the firmware and serve until the simulator closes the control socket."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--control-fd", type=int, required=True)
-    parser.add_argument("--protocol", type=int, default=None)
-    args = parser.parse_args()
-    sys.path[:0] = [str(HERE / "stubs"), str(BRIDGE / "firmware"), str(BRIDGE)]
-    install_ticks()
-    sys.stdin = Stdio(0, "rb")  # type: ignore[assignment]
-    sys.stdout = Stdio(1, "wb")  # type: ignore[assignment]
+def main():
+    """Boot the firmware and serve until the simulator closes the request pipe."""
+    use_sources(sys.argv[1])
+    if not MICROPYTHON:
+        become_micropython_like()
     import wire
 
-    if args.protocol is not None:  # play a firmware built for another protocol
-        wire.PROTOCOL_VERSION = args.protocol
+    if len(sys.argv) > 4:  # play a firmware built for another protocol
+        wire.PROTOCOL_VERSION = int(sys.argv[4])
     import config
     import main as firmware_main  # imported, not run: __name__ is "main"
 
     firmware = firmware_main.build()
-    harness = Harness(firmware, config, socket.socket(fileno=args.control_fd))
-    threading.Thread(target=harness.listen, daemon=True).start()
-    while firmware.running:
+    requests = open(int(sys.argv[2]), "rb", 0)  # noqa: SIM115 - lives as long as the process
+    replies = open(int(sys.argv[3]), "wb", 0)  # noqa: SIM115
+    harness = Harness(firmware, config, requests, replies)
+    while firmware.running and harness.service():
         firmware.step()
-        harness.service()
 
 
 if __name__ == "__main__":
