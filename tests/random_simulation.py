@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -28,6 +29,22 @@ from dataclasses import dataclass, field
 from games.core import CHANCE, Action, IllegalAction, Outcome, State, decode, replay
 
 IllegalCandidates = Callable[[State, int, random.Random], Iterable[Action]]
+
+SCALE_VARIABLE = "COGTABLE_SIM_SCALE"
+"""Multiplies the game counts of the bulk simulation runs (default 1)."""
+
+
+def scaled(games: int) -> int:
+    """``games`` times ``COGTABLE_SIM_SCALE``.
+
+    The default suite plays what fits CI's time budget; a long run, such as
+    ``COGTABLE_SIM_SCALE=100 pytest -k simulation``, plays a hundred times more
+    of the same seeded games with the same checks.
+    """
+    text = os.environ.get(SCALE_VARIABLE, "1")
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{SCALE_VARIABLE}={text!r}: expected a whole number of at least 1")
+    return games * int(text)
 
 
 @dataclass

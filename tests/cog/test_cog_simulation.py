@@ -29,7 +29,7 @@ from games.cog.actions import (
     TakeTurnOrder,
 )
 from games.core import CHANCE, Action, State
-from tests.random_simulation import SimulationChecks, simulate
+from tests.random_simulation import SimulationChecks, scaled, simulate
 
 WORDS = ("COG", "CLAMP", "ROD", "GEAR", "PISTON", "XYZ", "WHEEL")
 
@@ -88,9 +88,9 @@ def test_many_random_games_finish(players: int) -> None:
     report = simulate(
         lambda seed: cog.new_game({"players": players}, seed),
         cog.ACTIONS,
-        games=8,
+        games=scaled(8),
         seed=50_000 + players,
         checks=checks,
         illegal_candidates=candidates,
     )
-    assert report.finished == 8
+    assert report.finished == report.games == scaled(8)

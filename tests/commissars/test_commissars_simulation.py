@@ -10,7 +10,7 @@ import pytest
 from games import commissars
 from games.commissars import Choose, Discard, EndPhase, Pass, Pick, Play, Retarget, TopCard
 from games.core import CHANCE, Action, State
-from tests.random_simulation import SimulationChecks, simulate
+from tests.random_simulation import SimulationChecks, scaled, simulate
 
 CHECKS = SimulationChecks(legal_sample=3, replay_every=400, illegal_sample=4, views_every=25)
 MODES = ("preconstructed", "random", "draft")
@@ -56,7 +56,7 @@ def test_short_random_games_keep_the_contract(players: int) -> None:
     report = simulate(
         start(players, 10),
         commissars.ACTIONS,
-        games=3 if players < 5 else 2,
+        games=scaled(3 if players < 5 else 2),
         seed=100 * players,
         max_plies=5_000,
         checks=CHECKS,
@@ -72,7 +72,7 @@ def test_complete_random_games_keep_the_contract(players: int) -> None:
     report = simulate(
         start(players, 300),
         commissars.ACTIONS,
-        games=1,
+        games=scaled(1),
         seed=7 * players,
         max_plies=30_000,
         checks=SimulationChecks(
@@ -80,7 +80,7 @@ def test_complete_random_games_keep_the_contract(players: int) -> None:
         ),
         illegal_candidates=unlisted,
     )
-    assert report.finished == report.games == 1
+    assert report.finished == report.games == scaled(1)
     assert set(report.reasons) <= {"revolution", "turn limit"}
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from games import kogworks
 from games.core import Action, State
 from games.kogworks.board import NUM_PEGS
-from tests.random_simulation import SimulationChecks, SimulationReport, simulate
+from tests.random_simulation import SimulationChecks, SimulationReport, scaled, simulate
 
 
 def candidates(state: State, player: int, rng: random.Random) -> Iterator[Action]:
@@ -49,17 +49,19 @@ def test_full_games_checked_closely() -> None:
 
 
 def test_many_full_games_checked_lightly() -> None:
-    report = run(15, seed=100, checks=LIGHT, max_plies=1000)
-    assert report.finished == report.games == 15, report
+    games = scaled(15)
+    report = run(games, seed=100, checks=LIGHT, max_plies=1000)
+    assert report.finished == report.games == games, report
     assert set(report.reasons) <= {kogworks.state.REASON_TOP, kogworks.state.REASON_BLOCKED}
-    assert sum(report.winners.values()) == 15 and () not in report.winners
+    assert sum(report.winners.values()) == games and () not in report.winners
 
 
 def test_a_thousand_openings() -> None:
-    report = run(1000, seed=10_000, checks=LIGHT, max_plies=6)
-    assert report.games == 1000
-    assert report.plies == 6000, "no game can end within six plies"
-    assert report.illegal_checked >= 2 * 6000
+    games = scaled(1000)
+    report = run(games, seed=10_000, checks=LIGHT, max_plies=6)
+    assert report.games == games
+    assert report.plies == 6 * games, "no game can end within six plies"
+    assert report.illegal_checked >= 2 * 6 * games
 
 
 def test_repetition_house_rule_games_end() -> None:
