@@ -71,9 +71,12 @@ def check(args: argparse.Namespace) -> int:
 def _port_for_check(port: str, stack: ExitStack) -> str:
     """The device path to open: the simulator's for 'sim', the Pico's for 'auto'."""
     if port == "sim":
-        from firmware_bridge.simulator import Simulator
+        from firmware_bridge.simulator import Simulator, SimulatorError
 
-        return stack.enter_context(Simulator()).port
+        try:
+            return stack.enter_context(Simulator()).port
+        except SimulatorError as error:
+            raise UserError(str(error)) from None
     return _device(port)
 
 

@@ -145,7 +145,11 @@ class Simulator:
     def start(self) -> Simulator:
         """Boot the firmware and plug in the line; SimulatorError if it cannot run."""
         self.interpreter = choose(self._choice)
-        self._boot()
+        try:
+            self._boot()
+        except (SimulatorError, OSError):
+            self._halt()
+            raise
         self.plug()
         threading.Thread(target=self._host_to_firmware, daemon=True).start()
         return self

