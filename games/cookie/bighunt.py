@@ -198,13 +198,13 @@ class BigHuntState(CookieState):
 
     def _claim(self, action: Action) -> list[Event]:
         seat = action.player
-        expect(action, Claim, f"{seat_name(seat)} names a character (Phase 1)")
-        if action.character not in self.hands[seat]:  # type: ignore[attr-defined]
+        claim = expect(action, Claim, f"{seat_name(seat)} names a character (Phase 1)")
+        if claim.character not in self.hands[seat]:
             raise IllegalAction(
-                f"{seat_name(seat)} has no {action.character!r} card left to claim with"  # type: ignore[attr-defined]
+                f"{seat_name(seat)} has no {claim.character!r} card left to claim with"
             )
-        self.hands[seat].remove(action.character)  # type: ignore[attr-defined]
-        self.claims[seat].append(action.character)  # type: ignore[attr-defined]
+        self.hands[seat].remove(claim.character)
+        self.claims[seat].append(claim.character)
         self.step += 1
         if self.step == len(self.claim_order()):
             self.phase, self.step = "check", 0
@@ -215,8 +215,10 @@ class BigHuntState(CookieState):
         if isinstance(action, Look):
             self.looked[seat] = True
             return self._checked(f"{seat_name(seat)} looked at the exclusion card")
-        expect(action, Challenge, f"{seat_name(seat)} turns up a Role card or looks (Phase 2)")
-        target, slot = action.seat, action.slot  # type: ignore[attr-defined]
+        challenge = expect(
+            action, Challenge, f"{seat_name(seat)} turns up a Role card or looks (Phase 2)"
+        )
+        target, slot = challenge.seat, challenge.slot
         if not (is_int(target) and is_int(slot)) or (target, slot) not in self._hidden(seat):
             raise IllegalAction(self._why_not_reveal(seat, target, slot))
         if self.known:
@@ -265,13 +267,13 @@ class BigHuntState(CookieState):
 
     def _hunt(self, action: Action) -> list[Event]:
         seat = action.player
-        expect(action, Hunt, "every player lays one character face down (Phase 3)")
-        if action.character not in self.hands[seat]:  # type: ignore[attr-defined]
+        hunt = expect(action, Hunt, "every player lays one character face down (Phase 3)")
+        if hunt.character not in self.hands[seat]:
             raise IllegalAction(
-                f"{seat_name(seat)} has no {action.character!r} card in hand to hunt with"  # type: ignore[attr-defined]
+                f"{seat_name(seat)} has no {hunt.character!r} card in hand to hunt with"
             )
-        self.hands[seat].remove(action.character)  # type: ignore[attr-defined]
-        self.hunts[seat] = action.character  # type: ignore[attr-defined]
+        self.hands[seat].remove(hunt.character)
+        self.hunts[seat] = hunt.character
         if None in self.hunts:
             return []
         revealed: list[Event] = [Revealed(tuple(self.hunts))]  # type: ignore[arg-type]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from games.core import CHANCE, Action, Event, IllegalAction, Outcome, State
 
 from .actions import seat_name
+
+A = TypeVar("A", bound=Action)
 
 
 def _copy(value: Any) -> Any:
@@ -53,10 +55,11 @@ def check_field_types(action: Action) -> None:
             raise IllegalAction(f"{type(action).__name__}: {field.name} must be a name")
 
 
-def expect(action: Action, kind: type[Action], doing: str) -> None:
-    """Refuse an action of another kind than the phase asks for."""
+def expect(action: Action, kind: type[A], doing: str) -> A:
+    """``action`` as the kind the phase asks for; any other kind is refused."""
     if not isinstance(action, kind):
         raise IllegalAction(f"{action.notation()} does not fit now: {doing}")
+    return action
 
 
 def _masks(allowed: Sequence[Collection[str]], characters: Sequence[str]) -> list[int]:

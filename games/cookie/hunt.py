@@ -152,12 +152,12 @@ class HuntState(CookieState):
         return self._reveal_role(action)
 
     def _deal(self, action: Action) -> list[Event]:
-        expect(action, DealRole, "the table is dealing the Role cards")
+        deal = expect(action, DealRole, "the table is dealing the Role cards")
         seat = self.roles.index(None)
         left = [c for c in self.reference.characters if c not in self.roles]
-        if action.seat != seat or action.slot != 0 or action.character not in left:  # type: ignore[attr-defined]
+        if deal.seat != seat or deal.slot != 0 or deal.character not in left:
             raise IllegalAction(f"the next Role card goes to {seat_name(seat)}, one of {left}")
-        role = action.character  # type: ignore[attr-defined]
+        role = deal.character
         self.roles[seat] = role
         others = [c for c in self.reference.characters if c != role]
         self.hands[seat] = [*others, *self.specials]
@@ -166,8 +166,8 @@ class HuntState(CookieState):
         return []
 
     def _play(self, action: Action) -> list[Event]:
-        expect(action, Play, "every player lays one card face down")
-        seat, card = action.player, action.card  # type: ignore[attr-defined]
+        play = expect(action, Play, "every player lays one card face down")
+        seat, card = play.player, play.card
         if card not in self.hands[seat]:
             held = ", ".join(self.hands[seat])
             raise IllegalAction(f"{seat_name(seat)} has no {card!r} in hand (holds {held})")
@@ -205,8 +205,8 @@ class HuntState(CookieState):
     def _aim(self, action: Action) -> list[Event]:
         seat = self.aiming[0]
         card = self.played[seat][-1]
-        expect(action, Aim, f"{seat_name(seat)} aims the {card}")
-        target = self.check_seat(action.target, f"the {card}'s player")  # type: ignore[attr-defined]
+        aim = expect(action, Aim, f"{seat_name(seat)} aims the {card}")
+        target = self.check_seat(aim.target, f"the {card}'s player")
         if target not in self.allowed_targets(seat):
             raise IllegalAction(self._why_not(seat, card, target))
         (self.sword_at if card == SWORD else self.shield_at)[seat] = target
@@ -234,17 +234,17 @@ class HuntState(CookieState):
         return self._score()
 
     def _reveal_role(self, action: Action) -> list[Event]:
-        expect(action, RevealRole, "the table turns up the Role cards")
+        reveal = expect(action, RevealRole, "the table turns up the Role cards")
         seat = self.roles.index(None)
         fitting = [a.character for a, _ in self._reveal_outcomes()]  # type: ignore[attr-defined]
-        if action.seat != seat or action.slot != 0 or action.character not in fitting:  # type: ignore[attr-defined]
+        if reveal.seat != seat or reveal.slot != 0 or reveal.character not in fitting:
             raise IllegalAction(
                 f"the next Role card turned up is {seat_name(seat)}'s; "
                 f"what was played leaves only {fitting}"
             )
-        self.roles[seat] = action.character  # type: ignore[attr-defined]
-        if action.character in self.hands[seat]:  # type: ignore[attr-defined]
-            self.hands[seat].remove(action.character)  # type: ignore[attr-defined]
+        self.roles[seat] = reveal.character
+        if reveal.character in self.hands[seat]:
+            self.hands[seat].remove(reveal.character)
         return [] if None in self.roles else self._score()
 
     # -- scoring ------------------------------------------------------------------

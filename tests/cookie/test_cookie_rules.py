@@ -19,7 +19,6 @@ from games.cookie.actions import (
     Play,
     RevealRole,
 )
-from games.cookie.players import Reasoner
 from games.cookie.reference import BadReference, load_references
 from games.core import CHANCE, BadOptions, BadRecord, IllegalAction, State, decode
 
@@ -394,18 +393,3 @@ def test_garbage_actions_are_refused_cleanly() -> None:
     refused(state, DealRole(0, "Cookie", player=0))
     refused(state, DealRole(1, "Cookie", player=CHANCE))
     refused(state, Play("Sword", player=CHANCE))
-
-
-def test_the_reasoner_only_uses_its_own_view_and_plays_legally() -> None:
-    for options in ({"players": 5}, {"variant": "big-hunt", "players": 3}):
-        state = cookie.new_game(options, 9)
-        bots = {seat: Reasoner(seat) for seat in range(state.num_players)}
-        while not state.is_over():
-            acting = state.to_act()
-            if acting == (CHANCE,):
-                state.apply(state.sample_chance())
-            else:
-                action = bots[acting[0]].choose(state, acting[0])
-                assert action in state.legal_actions(acting[0])
-                state.apply(action)
-        assert state.outcome() is not None
