@@ -105,12 +105,20 @@ class HandledLog:
         """Block until an input handled after mark ``since`` matches; False on time-out or stop."""
         deadline = time.monotonic() + timeout
         with self.changed:
-            while not any(n > since and match(item) for n, item in self.recent):
+            while not self._seen(match, since):
                 left = deadline - time.monotonic()
                 if left <= 0 or stop.is_set():
                     return False
                 self.changed.wait(min(left, 0.1))
         return True
+
+    def _seen(self, match: Callable[[Input], bool], since: int) -> bool:
+        for number, item in reversed(self.recent):
+            if number <= since:
+                return False
+            if match(item):
+                return True
+        return False
 
 
 class ObservedTable:
@@ -166,19 +174,23 @@ class Runtime:
         self._threads: list[threading.Thread] = []
         self._visible: Frame | None = None
         self._frozen = False
+        self.journal = Journal(self.state_dir / JOURNAL_NAME)
+        try:
+            self._build(profile)
+        except BaseException:
+            self.journal.close()
+            raise
+        self.controller = Controller(ObservedTable(self.table, self), self.inputs, clock=clock)
+
+    def _build(self, profile: Profile) -> None:
+        """The link, the renderers and the game table (the journal is already open)."""
         self.simulator, self.link = self._make_link()
         self.pico = PicoRenderer(self.link, profile.leds) if self.link is not None else None
         self.sight = LastFrame()
         self.seat_leds: GpioSeatLeds | None = None
         self.gpio_buttons: TableButtons | None = None
         self.renderer = FanOut(self._renderers())
-        self.journal = Journal(self.state_dir / JOURNAL_NAME)
-        try:
-            self.table = self._make_table()
-        except BaseException:
-            self.journal.close()
-            raise
-        self.controller = Controller(ObservedTable(self.table, self), self.inputs, clock=clock)
+        self.table = self._make_table()
 
     # -- building ----------------------------------------------------------------
 

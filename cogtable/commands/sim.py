@@ -136,12 +136,22 @@ def _set_up(saved: Path, world: MockWorld, people: People, runtime: Runtime) -> 
         world.restore(data["world"])
         people.restore(data["people"], world.frames)
         people.say(f"resuming: {len(people.history)} moves made so far")
+        if not runtime.table.state.history and people.ended_meanwhile(_last_ended(runtime), world):
+            people.say("the table had ended that game before the restart")
+            if people.finished:
+                people.on_finish(people)
         return
     history = list(runtime.table.state.history)
     if history:
         people.restore({**people.to_json(), "history": [a.to_json() for a in history]}, 0)
         world.arrange(_position(people))
         people.say(f"laying out the journal's game: {len(history)} moves")
+
+
+def _last_ended(runtime: Runtime) -> list[Any]:
+    """The actions of the journal's last finished game ([] if none)."""
+    ended = [game for game in runtime.journal.games() if game.status == "finished"]
+    return list(runtime.journal.record(ended[-1].id).actions) if ended else []
 
 
 def _load(saved: Path) -> dict[str, Any] | None:

@@ -109,10 +109,11 @@ class GameLog:
     illegal: int
     undos: int
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready."""
+    def to_json(self, moves: bool = True) -> dict[str, Any]:
+        """JSON-ready (``moves=False``: only their number; the journal has them)."""
         return {
-            "moves": [action.to_json() for action in self.moves],
+            "moves": [action.to_json() for action in self.moves] if moves else [],
+            "count": len(self.moves),
             "winner": self.winner,
             "illegal": self.illegal,
             "undos": self.undos,
@@ -153,7 +154,7 @@ class People:
     def marker(self) -> tuple[Any, ...]:
         """Changes whenever what the people remember changes (to know when to save it)."""
         pending = None if self.pending is None else self.pending.action
-        return (len(self.memory.history), pending, len(self.gesture), len(self.played))
+        return (len(self.memory.history), pending, len(self.played), self.finished)
 
     @property
     def history(self) -> list[Action]:
@@ -297,6 +298,26 @@ class People:
         else:
             self.played.pop()
 
+    def ended_meanwhile(self, actions: list[Action], world: MockWorld) -> bool:
+        """After a restart: if the journal ended our game with ``actions``, take it as played.
+
+        The table starts a new game when the last one has ended, so the people
+        record the game, and clear the board for the next one (or are done).
+        """
+        pending = [self.pending.action] if self.pending is not None else []
+        if not self.history or actions not in (self.history, self.history + pending):
+            return False
+        self.memory, self.pending = _replayed(actions), None
+        outcome = self.memory.outcome()
+        winner = outcome.winners[0] if outcome and outcome.winners else None
+        self.played.append(GameLog(self.history, winner, self.illegal, self.undos))
+        self.illegal = self.undos = 0
+        self.finished = len(self.played) >= self.games
+        if not self.finished:
+            self.memory = new_game()
+            self._restore(world, pieces_of(self.memory))
+        return True
+
     # -- memory that outlives a crash of the program --------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -313,7 +334,7 @@ class People:
             },
             "illegal": self.illegal,
             "undos": self.undos,
-            "played": [log.to_json() for log in self.played],
+            "played": [log.to_json(moves=False) for log in self.played],
             "rng": self.rng.getstate(),
             "finished": self.finished,
         }

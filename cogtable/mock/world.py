@@ -85,7 +85,7 @@ class MockWorld:
         self.frames = 0
         self.actors: list[Callable[[MockWorld], object]] = []
         self.changes = 0
-        """Counts every change to the board or the hand (to know when to save)."""
+        """Counts every change to the board (to know when to save it); hands are transient."""
 
     # -- time ------------------------------------------------------------------
 
@@ -121,7 +121,6 @@ class MockWorld:
             pitch = self.geometry.peg_pitch
             centre = (x + rng.uniform(-0.4, 0.4) * pitch, y + rng.uniform(-0.4, 0.4) * pitch)
             self.hand = Hand(centre, rng.uniform(0, 360), rng.uniform(0.85, 1.15))
-        self.changes += 1
 
     def pieces(self) -> dict[Peg, str]:
         """The occupied pegs and their colours."""
