@@ -1,13 +1,16 @@
 """Firmware bridge speed: frame encode+decode rate, and the link against the simulated Pico.
 
-Run: .venv/bin/python benchmarks/bench_firmware_bridge.py
-Prints: frames/s encoded+decoded (CPython), the round-trip time of a set-LEDs
-command to its ACK (median and 95th percentile), and LED frames per second for
-a 100-LED chain, each frame acknowledged by the simulated firmware.
+Run: .venv/bin/python benchmarks/bench_firmware_bridge.py [--interpreter micropython|cpython]
+Prints: frames/s encoded+decoded (CPython), which interpreter runs the simulated
+firmware (the MicroPython Unix port by default; ``cpython`` measures the
+fallback), the round-trip time of a set-LEDs command to its ACK (median and
+95th percentile), and LED frames per second for a 100-LED chain, each frame
+acknowledged by the simulated firmware.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 
@@ -49,9 +52,13 @@ def led_frame_rate(link: Link, frames: int = 1000) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--interpreter", choices=("micropython", "cpython"), default="micropython")
+    args = parser.parse_args()
     print(f"encode+decode, {3 * LEDS + 2}-byte payload: {codec_rate():,.0f} frames/s")
-    with Simulator() as sim, Link(sim.port) as link:
+    with Simulator(interpreter=args.interpreter) as sim, Link(sim.port) as link:
         link.wait_connected(5)
+        print(f"simulated firmware on: {sim.implementation['version']}")
         times = sorted(round_trips(link))
         p95 = times[int(len(times) * 0.95)]
         print(

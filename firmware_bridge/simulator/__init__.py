@@ -175,25 +175,37 @@ class Simulator:
 
     def _boot(self) -> None:
         """Start a firmware process and the relay from its stdout; wait for it to answer."""
-        requests, self._control = os.pipe()
-        self._replies, replies = os.pipe()
+        requests, control = os.pipe()
+        replies_in, replies = os.pipe()
+        try:
+            process = self._spawn(requests, replies)
+        except OSError:
+            os.close(control)
+            os.close(replies_in)
+            raise
+        finally:
+            os.close(requests)  # the child's ends: the parent must not keep them open
+            os.close(replies)
+        with self._control_lock:
+            self._process, self._control, self._replies = process, control, replies_in
+            self._pending = b""
+        threading.Thread(target=self._firmware_to_host, args=(process,), daemon=True).start()
+        self._hello()
+
+    def _spawn(self, requests: int, replies: int) -> subprocess.Popen[bytes]:
+        """The firmware process, with stdin/stdout as its USB line and stderr to the log."""
         arguments = [str(BRIDGE), str(requests), str(replies)]
         if self.protocol is not None:
             arguments.append(str(self.protocol))
         command = self.interpreter.run(str(CHILD), *arguments)  # type: ignore[union-attr]
         with open(self.log_path, "ab") as log:
-            process = subprocess.Popen(
+            return subprocess.Popen(
                 command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
                 pass_fds=(requests, replies),
             )
-        os.close(requests)
-        os.close(replies)
-        self._process, self._pending = process, b""
-        threading.Thread(target=self._firmware_to_host, args=(process,), daemon=True).start()
-        self._hello()
 
     def _hello(self) -> None:
         """Ask the new firmware process what runs it: proof that it booted."""
@@ -203,18 +215,19 @@ class Simulator:
             raise SimulatorError(f"the simulated Pico runs on {self.implementation}, not {wanted}")
 
     def _halt(self) -> None:
-        """Stop the firmware process."""
-        process, control, replies = self._process, self._control, self._replies
-        self._process = self._control = self._replies = None
-        for fd in (control, replies):
-            if fd is not None:
-                os.close(fd)
+        """Stop the firmware process (a request waiting on it then fails), close its pipes."""
+        process, self._process = self._process, None
         if process is not None:
             process.kill()
             process.wait()
             for stream in (process.stdin, process.stdout):
                 with contextlib.suppress(OSError):
                     stream.close()  # type: ignore[union-attr]
+        with self._control_lock:
+            for fd in (self._control, self._replies):
+                if fd is not None:
+                    os.close(fd)
+            self._control = self._replies = None
 
     # The cable ------------------------------------------------------------------------
 
