@@ -17,6 +17,10 @@ from vision.geometry import BoardGeometry
 DICTIONARY = cv2.aruco.DICT_4X4_50
 DETECT_WIDTH = 800
 """Frames wider than this are searched for markers at this width."""
+TRACK_SIDE = 40.0
+"""Marker side (pixels) the tracker searches at: larger markers are looked for scaled down."""
+TRACK_MARGIN = 0.5
+"""How far (in marker sides) beyond its last place the tracker looks for a marker."""
 
 
 def dictionary() -> cv2.aruco.Dictionary:
@@ -54,6 +58,7 @@ class MarkerDetector:
         parameters.adaptiveThreshWinSizeStep = 8
         parameters.minMarkerPerimeterRate = 0.04
         self._detector = cv2.aruco.ArucoDetector(dictionary(), parameters)
+        self._tracker = cv2.aruco.ArucoDetector(dictionary(), _tracking_parameters())
         self._refine = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
         self._last: dict[int, np.ndarray] = {}
 
@@ -108,21 +113,47 @@ class MarkerDetector:
         """All markers found again near their last places, or None.
 
         The crops around the last places are laid side by side in one small
-        mosaic, so the detector runs once on a few percent of the frame.
+        mosaic, scaled so a marker is about :data:`TRACK_SIDE` pixels across,
+        searched once with a single threshold window, and the corners refined
+        on the full-resolution mosaic.
         """
         if len(self._last) != len(self.geometry.markers):
             return None
-        boxes = {i: _box_around(corners, image.shape) for i, corners in self._last.items()}
+        boxes = {i: _box_around(c, image.shape, TRACK_MARGIN) for i, c in self._last.items()}
         if any(x1 - x0 < 8 or y1 - y0 < 8 for x0, y0, x1, y1 in boxes.values()):
             return None
-        crops = {i: _gray(image[y0:y1, x0:x1]) for i, (x0, y0, x1, y1) in boxes.items()}
-        mosaic, starts = _mosaic(list(crops.values()))
+        mosaic, starts = _mosaic([image[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes.values()])
         if mosaic.shape[1] > 2 * image.shape[1]:
             return None
-        quads, ids, _rejected = self._detector.detectMarkers(mosaic)
+        gray = _gray(mosaic)
+        scale = min(1.0, TRACK_SIDE / _largest_side(self._last))
+        quads, ids = self._detect_scaled(gray, scale)
         if ids is None:
             return None
-        return _unpack(quads, ids.ravel(), boxes, dict(zip(crops, starts, strict=True)))
+        found = _unpack(quads, ids.ravel(), boxes, dict(zip(boxes, starts, strict=True)))
+        if found is None or scale == 1.0:
+            return found
+        return self._refine_in_mosaic(gray, found, boxes, starts, scale)
+
+    def _detect_scaled(self, gray: np.ndarray, scale: float):
+        """Tracker quads and ids in full-size mosaic coordinates (not yet refined)."""
+        small = (
+            gray
+            if scale == 1.0
+            else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        )
+        quads, ids, _rejected = self._tracker.detectMarkers(small)
+        return [q / scale for q in quads], ids
+
+    def _refine_in_mosaic(self, gray, found, boxes, starts, scale):
+        """Sub-pixel corners on the full-resolution mosaic, back in frame coordinates."""
+        shifts = {
+            i: np.array([x0 - start, y0])
+            for (i, (x0, y0, _x1, _y1)), start in zip(boxes.items(), starts, strict=True)
+        }
+        in_mosaic = {i: quad - shifts[i] for i, quad in found.items()}
+        refined = self._refine_full_resolution(gray, in_mosaic, scale)
+        return {i: quad + shifts[i] for i, quad in refined.items()}
 
     def fit(self, corners: dict[int, np.ndarray]) -> np.ndarray | None:
         """Least-squares homography from board mm to pixels; None if degenerate."""
@@ -142,19 +173,34 @@ class MarkerDetector:
         return bool(error.max() < max(2.0, 0.15 * side))
 
 
-def _box_around(corners: np.ndarray, shape) -> tuple[int, int, int, int]:
-    """Pixel box (x0, y0, x1, y1) reaching one marker size beyond the marker, inside the frame."""
-    side = float(np.ptp(corners, axis=0).max())
+def _tracking_parameters() -> cv2.aruco.DetectorParameters:
+    """Detector settings for markers of about :data:`TRACK_SIDE` pixels: one threshold window."""
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.adaptiveThreshWinSizeMin = 15
+    parameters.adaptiveThreshWinSizeMax = 15
+    parameters.minMarkerPerimeterRate = 0.04
+    return parameters
+
+
+def _largest_side(markers: dict[int, np.ndarray]) -> float:
+    """The longest side of any marker's bounding box, in pixels."""
+    return max(float(np.ptp(corners, axis=0).max()) for corners in markers.values())
+
+
+def _box_around(corners: np.ndarray, shape, margin: float = 1.0) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1) reaching ``margin`` marker sides beyond the marker, in frame."""
+    side = margin * float(np.ptp(corners, axis=0).max())
     x0, y0 = np.maximum(np.floor(corners.min(axis=0) - side), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + side), (shape[1], shape[0])).astype(int)
     return int(x0), int(y0), int(x1), int(y1)
 
 
 def _mosaic(crops: list[np.ndarray], gap: int = 8) -> tuple[np.ndarray, list[int]]:
-    """Crops side by side on white, and the x where each starts."""
+    """Crops (grey or colour) side by side on white, and the x where each starts."""
     height = max(crop.shape[0] for crop in crops)
     starts = list(np.cumsum([0] + [crop.shape[1] + gap for crop in crops[:-1]]))
-    mosaic = np.full((height, starts[-1] + crops[-1].shape[1]), 255, np.uint8)
+    width = starts[-1] + crops[-1].shape[1]
+    mosaic = np.full((height, width, *crops[0].shape[2:]), 255, np.uint8)
     for crop, start in zip(crops, starts, strict=True):
         mosaic[: crop.shape[0], start : start + crop.shape[1]] = crop
     return mosaic, [int(x) for x in starts]

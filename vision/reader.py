@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision.geometry import PEGS, BoardGeometry, Position
@@ -30,6 +31,14 @@ RIM_TOLERANCE = 0.14
 LUMINANCE_WEIGHT = 0.5
 """How much overall brightness counts against colour: shadows change it, paint does not."""
 MIN_SIDE, MAX_SIDE = 64, 8192
+HUB_RING, BODY_RING = 0.09, 0.22
+"""Radii (in peg pitches) of the rings over a seated cog's dark hub and over its body."""
+CENTRE_DIP = {False: (0.05, 0.1), True: (0.1, 0.16)}
+"""Empty peg / cog: how much darker (log) the centre must be than around it, (none, enough)."""
+HUB_RATIO = (0.35, 0.55)
+"""A cog's hub dip over the frame's median hub dip: (surely not seated, surely seated)."""
+SHADE_CHROMA = 0.08
+"""Largest change of hue (log colour less its mean) of a rim point that is only in shadow."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,9 @@ class Reading:
     labels. ``covered`` says something not board lies over the board (then the
     labels may be wrong and must not be committed). ``features`` are the
     per-peg colours relative to the local board, for motion detection.
+    ``shaded`` says everything over the rim is only darker board of the same
+    hue (a shadow, perhaps of a lamp); ``rim`` holds the rim's log colours
+    (72, 3) so the settling filter can tell a shadow that stays put.
     """
 
     status: str
@@ -50,6 +62,8 @@ class Reading:
     markers: dict[int, np.ndarray] = field(default_factory=dict)
     homography: np.ndarray | None = None
     features: np.ndarray | None = None
+    shaded: bool = False
+    rim: np.ndarray | None = None
 
     @property
     def ok(self) -> bool:
@@ -77,9 +91,78 @@ def sample_offsets(pitch: float) -> np.ndarray:
     """Sample points around a peg centre (mm): two rings inside a cog, clear of neighbours."""
     rings = []
     for radius, phase in ((0.18, 0.0), (0.3, np.pi / 8)):
-        angles = phase + np.arange(8) * np.pi / 4
-        rings.append(radius * pitch * np.column_stack([np.cos(angles), np.sin(angles)]))
+        rings.append(ring(radius * pitch, 8, phase))
     return np.concatenate(rings)
+
+
+def ring(radius: float, count: int, phase: float = 0.0) -> np.ndarray:
+    """``count`` points evenly spaced on a circle of ``radius`` around the origin."""
+    angles = phase + np.arange(count) * 2 * np.pi / count
+    return radius * np.column_stack([np.cos(angles), np.sin(angles)])
+
+
+def centre_offsets(pitch: float) -> np.ndarray:
+    """Points that show whether a peg's centre is in sight (mm).
+
+    The peg's very centre (where an empty peg shows its dark pin), a ring over
+    the dark hub a seated cog has around the pin, and a ring on the cog body
+    (or bare board) just outside it, at the same angles.
+    """
+    return np.concatenate([np.zeros((1, 2)), ring(HUB_RING * pitch, 8), ring(BODY_RING * pitch, 8)])
+
+
+@dataclass(frozen=True)
+class RimFit:
+    """The rim's log colours (72, 3) and how many of them are not bare board."""
+
+    values: np.ndarray
+    outliers: int
+
+
+def centre_in_sight(centres: np.ndarray, cog: np.ndarray) -> np.ndarray:
+    """Per peg, 0..1: is its centre seen (the pin of an empty peg, the hub of a seated cog)?
+
+    ``centres`` are the raw colours at :func:`centre_offsets` (55, 17, 3).
+    Brightness is compared along the same directions from the centre, so a
+    shadow edge or a light gradient across the peg cancels out. A cog's hub
+    must also be about as distinct as the other cogs' hubs in the same frame:
+    a cog held above a peg is blurred and off-centre, so its hub fades.
+    """
+    light = np.log(centres.mean(axis=2) + 5.0)
+    body = light[:, 9:17]
+    dip = np.where(cog, (body - light[:, 1:9]).mean(axis=1), body.mean(axis=1) - light[:, 0])
+    low = np.where(cog, CENTRE_DIP[True][0], CENTRE_DIP[False][0])
+    high = np.where(cog, CENTRE_DIP[True][1], CENTRE_DIP[False][1])
+    seen = np.clip((dip - low) / (high - low), 0.0, 1.0)
+    if cog.sum() >= 3:
+        typical = max(float(np.median(dip[cog])), 1e-3)
+        sharp = np.clip((dip / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
+        seen = np.where(cog, np.minimum(seen, sharp), seen)
+    return seen
+
+
+def _median_of_three(values: np.ndarray) -> np.ndarray:
+    """Element-wise median of values[0], values[1] and values[2]."""
+    a, b, c = values
+    return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
+
+
+def _fit(basis: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Least-squares coefficients through the normal equations (the basis is tiny)."""
+    return np.linalg.solve(basis.T @ basis + 1e-9 * np.eye(basis.shape[1]), basis.T @ values)
+
+
+def _only_shade(residuals: np.ndarray) -> bool:
+    """True when there are rim outliers and every one is darker board of unchanged hue."""
+    if len(residuals) == 0:
+        return False
+    luminance = residuals.mean(axis=1, keepdims=True)
+    chroma = np.abs(residuals - luminance).max(axis=1)
+    return bool((luminance[:, 0] < 0).all() and (chroma < SHADE_CHROMA).all())
+
+
+def _rim_message(rim: RimFit) -> str:
+    return f"something over the board ({rim.outliers} rim points)" if rim.outliers >= 2 else ""
 
 
 def rim_basis(points: np.ndarray, radius: float) -> np.ndarray:
@@ -115,14 +198,20 @@ class BoardReader:
         self.detector = MarkerDetector(self.geometry)
         pegs = self.geometry.peg_positions()
         offsets = sample_offsets(self.geometry.peg_pitch)
-        self._peg_points = (pegs[:, None, :] + offsets[None]).reshape(-1, 2)
+        centres = centre_offsets(self.geometry.peg_pitch)
         self._samples_per_peg = len(offsets)
+        self._centre_points = len(centres)
+        peg_points = (pegs[:, None, :] + np.concatenate([offsets, centres])[None]).reshape(-1, 2)
         self._rim_points = self._rim_sample_points()
+        self._points = np.concatenate([peg_points, self._rim_points])
         radius = self.geometry.disk_radius
         self._rim_basis = rim_basis(self.geometry.rim_points(72), radius)
         self._peg_basis = rim_basis(pegs, radius)
         self._empty = np.array(self.calibration.empty)
         self._colours = np.array([self.calibration.colours[label] for label in LABEL_ORDER])
+        self._prototypes = np.concatenate(
+            [self._empty[:, None, :], np.broadcast_to(self._colours, (len(PEGS), 3, 3))], axis=1
+        )
 
     def _rim_sample_points(self) -> np.ndarray:
         """Three points across the rim band for each of 72 rim positions, shape (216, 2)."""
@@ -150,20 +239,46 @@ class BoardReader:
 
     def read_with_homography(self, image, homography, markers=None) -> Reading:
         """Read the pegs once the board-to-image homography is known."""
-        pegs = self._gather(image, homography, self._peg_points)
-        rim = self._gather(image, homography, self._rim_points)
-        if pegs is None or rim is None:
+        values = self._sample(image, homography)
+        if values is None:
             return Reading(
                 NO_BOARD, "the board is partly outside the picture", markers=markers or {}
             )
-        board_at_pegs, rim_outliers = self._local_board(rim)
-        features, spread = self._peg_features(pegs, board_at_pegs)
-        labels, confidence = self._classify(features, spread)
-        covered = rim_outliers >= 2
-        message = f"something over the board ({rim_outliers} rim points)" if covered else ""
+        per_peg = len(PEGS) * (self._samples_per_peg + self._centre_points)
+        pegs = values[:per_peg].reshape(len(PEGS), -1, 3)
+        board_at_pegs, rim, shaded = self._local_board(values[per_peg:])
+        features, spread = self._peg_features(pegs[:, : self._samples_per_peg], board_at_pegs)
+        labels, confidence = self._classify(features, spread, pegs[:, self._samples_per_peg :])
         return Reading(
-            OK, message, labels, confidence, covered, markers or {}, homography, features
+            OK,
+            _rim_message(rim),
+            labels,
+            confidence,
+            rim.outliers >= 2,
+            markers or {},
+            homography,
+            features,
+            shaded,
+            rim.values,
         )
+
+    def _sample(self, image: np.ndarray, homography) -> np.ndarray | None:
+        """Bilinear pixel values at every sample point (N, 3) float32, None if any is outside."""
+        pixels = project(homography, self._points).astype(np.float32)
+        height, width = image.shape[:2]
+        if not (
+            pixels.min() >= 0
+            and pixels[:, 0].max() <= width - 1
+            and pixels[:, 1].max() <= height - 1
+        ):
+            return None
+        values = cv2.remap(
+            image,
+            np.ascontiguousarray(pixels[:, 0]),
+            np.ascontiguousarray(pixels[:, 1]),
+            cv2.INTER_LINEAR,
+        )
+        return values.reshape(-1, 3).astype(np.float32)
 
     def _gather(self, image: np.ndarray, homography, points: np.ndarray) -> np.ndarray | None:
         """Pixel values at board points (N, 3) float32, or None if any falls outside."""
@@ -179,40 +294,51 @@ class BoardReader:
             return None
         return image[pixels[:, 1], pixels[:, 0]].astype(np.float32)
 
-    def _local_board(self, rim: np.ndarray) -> tuple[np.ndarray, int]:
-        """Log board colour predicted at every peg (55, 3), and how many rim points disagree."""
-        values = np.log(np.median(rim.reshape(3, -1, 3), axis=0) + 1.0)
+    def _local_board(self, rim: np.ndarray) -> tuple[np.ndarray, RimFit, bool]:
+        """Log board colour predicted at every peg (55, 3), the rim fit, and "only shade".
+
+        The smooth surface is fitted to the rim points that agree with it; a
+        rim point that disagrees is something over the rim. When every such
+        point is only darker board (same hue), it may be a shadow, which the
+        settling filter learns to live with if it stays put.
+        """
+        values = np.log(_median_of_three(rim.reshape(3, -1, 3)) + 1.0)
         keep = np.ones(len(values), bool)
         for _ in range(2):
-            coefficients, *_ = np.linalg.lstsq(self._rim_basis[keep], values[keep], rcond=None)
-            residual = np.abs(self._rim_basis @ coefficients - values).max(axis=1)
-            keep = residual < RIM_TOLERANCE
+            coefficients = _fit(self._rim_basis[keep], values[keep])
+            residual = values - self._rim_basis @ coefficients
+            keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
             if keep.sum() < 12:
                 break
-        return self._peg_basis @ coefficients, int((~keep).sum())
+        fit = RimFit(values, int((~keep).sum()))
+        return self._peg_basis @ coefficients, fit, _only_shade(residual[~keep])
 
     def _peg_features(self, pegs: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per peg: mean log colour relative to the local board (55, 3), and its spread (55,)."""
-        samples = pegs.reshape(len(PEGS), self._samples_per_peg, 3)
-        features = np.log(samples.mean(axis=1) + 1.0) - board
-        logs = np.log(samples + 30.0)
+        features = np.log(pegs.mean(axis=1) + 1.0) - board
+        logs = np.log(pegs + 30.0)
         spread = logs.std(axis=1).mean(axis=1)
         return features, spread
 
-    def _classify(self, features: np.ndarray, spread: np.ndarray):
-        """Nearest prototype (the peg's own empty colour or a cog colour) and a confidence."""
-        prototypes = np.concatenate(
-            [self._empty[:, None, :], np.broadcast_to(self._colours, (len(PEGS), 3, 3))], axis=1
-        )
-        distances = colour_distance(features[:, None, :], prototypes)
+    def _classify(self, features: np.ndarray, spread: np.ndarray, centres: np.ndarray):
+        """Nearest prototype (the peg's own empty colour or a cog colour) and a confidence.
+
+        The confidence is high only when the colour is close to one class and
+        far from the others, uniform over the peg, and the peg's centre is in
+        sight: the pin of an empty peg, or the dark hub of a cog seated on it
+        (a cog held above a peg shows neither: it is larger, off-centre and
+        blurred).
+        """
+        distances = colour_distance(features[:, None, :], self._prototypes)
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
         margin = 1.0 - nearest[:, 0] / np.maximum(nearest[:, 1], 1e-6)
         closeness = np.exp(-((nearest[:, 0] / 0.45) ** 2))
         uniform = np.exp(-((np.maximum(spread - 0.12, 0) / 0.15) ** 2))
-        confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform, 0, 1)
+        seen = centre_in_sight(centres, order[:, 0] > 0)
+        confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
         labels = tuple(CLASS_NAMES[i] for i in order[:, 0])
-        return labels, tuple(round(float(c), 3) for c in confidence)
+        return labels, tuple(np.round(confidence, 3).tolist())
 
 
 LABEL_ORDER = ("red", "blue", "gold")

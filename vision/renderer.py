@@ -90,6 +90,23 @@ class HeldCog:
 
 
 @dataclass(frozen=True)
+class LampShadow:
+    """A lamp's shadow across the board: a soft straight edge, or a band, in board mm.
+
+    ``angle_deg`` is the direction of the edge's normal, ``offset`` the edge's
+    signed distance from the disk centre; the shadow lies beyond it (or within
+    ``width`` / 2 of it when ``width`` is set). ``depth`` is the share of light
+    removed, ``softness`` the width of the penumbra.
+    """
+
+    angle_deg: float
+    offset: float = 0.0
+    depth: float = 0.4
+    softness: float = 8.0
+    width: float | None = None
+
+
+@dataclass(frozen=True)
 class Scene:
     """Everything one synthetic frame shows."""
 
@@ -100,6 +117,7 @@ class Scene:
     sensor: Sensor = field(default_factory=Sensor)
     hand: Hand | None = None
     held: HeldCog | None = None
+    shadow: LampShadow | None = None
 
 
 def random_scene(
@@ -202,6 +220,8 @@ class Renderer:
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=TABLE_BGR,
         ).astype(np.float32)
+        if scene.shadow is not None:
+            image *= _lamp_shadow_gain(scene.shadow, homography, scene.size)[..., None]
         if scene.held is not None:
             self._draw_held_cog(image, scene.held, homography)
         if scene.hand is not None:
@@ -266,6 +286,26 @@ def _coarse(make, shape: tuple[int, int]) -> np.ndarray:
     """A smooth field computed at 1/8 size and resized (smooth fields need no more)."""
     small = make((max(2, shape[0] // 8), max(2, shape[1] // 8))).astype(np.float32)
     return cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+def _lamp_shadow_gain(shadow: LampShadow, homography, size: tuple[int, int]) -> np.ndarray:
+    """Per-pixel light left under a lamp shadow (computed at 1/8 size, then resized)."""
+    to_board = np.linalg.inv(homography)
+    normal = np.array(
+        [math.cos(math.radians(shadow.angle_deg)), math.sin(math.radians(shadow.angle_deg))]
+    )
+
+    def gain(shape: tuple[int, int]) -> np.ndarray:
+        ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float64)
+        pixels = np.column_stack(
+            [(xs.ravel() + 0.5) * size[0] / shape[1], (ys.ravel() + 0.5) * size[1] / shape[0]]
+        )
+        across = project(to_board, pixels) @ normal - shadow.offset
+        inside = across if shadow.width is None else shadow.width / 2 - np.abs(across)
+        dark = np.clip(0.5 + inside / max(shadow.softness, 1e-3), 0.0, 1.0)
+        return (1.0 - shadow.depth * dark).reshape(shape)
+
+    return _coarse(gain, (size[1], size[0]))
 
 
 def _soft_shadow(mask: np.ndarray, shift: float) -> np.ndarray:
