@@ -69,6 +69,6 @@ def test_many_games_keep_the_contract(variant: str, players: int, known: bool) -
 
 
 def test_ties_are_reported_as_ties() -> None:
-    report = run("big-hunt", 2, True, 40, SAMPLED)
+    report = run("big-hunt", 2, True, 20, SAMPLED)
     tied = [group for group in report.winners if len(group) > 1]
     assert report.reasons["tie on most coins"] == sum(report.winners[g] for g in tied) > 0
