@@ -170,17 +170,17 @@ class BigHuntState(CookieState):
                 f"{action.notation()} is not what the table can turn up now; "
                 f"expected one of: {', '.join(a.notation() for a in allowed)}"
             )
+        if isinstance(action, RevealRole):
+            return self._turned_up(action)
+        if isinstance(action, RevealTarget):
+            self.target = action.character
+            return self._score()
         if isinstance(action, DrawTarget):
             self.target = action.character
         elif isinstance(action, DealRole):
             self.roles[action.seat][action.slot] = action.character
         elif isinstance(action, OpenExclusion):
             self.open_exclusion = action.character
-        elif isinstance(action, RevealRole):
-            return self._turned_up(action)
-        else:
-            self.target = action.character  # type: ignore[attr-defined]
-            return self._score()
         return self._dealt()
 
     def _dealt(self) -> list[Event]:
