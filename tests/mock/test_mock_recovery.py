@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def run_until_done(state_dir: Path, seed: int, rng: random.Random) -> list[list[
         process = start(state_dir, seed)
         try:
             wait_for_play(state_dir, process)
-            out, err = process.communicate(timeout=rng.uniform(0.0, 1.5))
+            out, err = process.communicate(timeout=rng.uniform(0.0, 0.6))
         except subprocess.TimeoutExpired:
             process.send_signal(signal.SIGKILL)
             process.communicate()
@@ -68,21 +69,32 @@ def run_until_done(state_dir: Path, seed: int, rng: random.Random) -> list[list[
         return seen_at_kills
 
 
+def campaign(state_dir: Path, seed: int) -> list[list[object]]:
+    """One game killed again and again until it ends; checks it and returns the kill records."""
+    prefixes = run_until_done(state_dir, seed=seed, rng=random.Random(seed))
+    games = journal_games(state_dir)
+    finished = [actions for status, actions in games if status == "finished"]
+    assert len(finished) == 1, "one game, resumed, finished"
+    assert all(not actions for status, actions in games if status != "finished")
+    final = finished[0]
+    for prefix in prefixes:
+        assert final[: len(prefix)] == prefix, "a journaled move was lost or changed"
+    people = people_saved(state_dir)
+    assert people["finished"] and people["played"][0]["count"] == len(final)
+    assert [action.to_json() for action in final] == people["history"]
+    return prefixes
+
+
 def test_sigkill_at_random_points_resumes_at_the_journaled_position(tmp_path: Path) -> None:
-    rng, run, journaled_at_kills = random.Random(2024), 0, []
-    while len(journaled_at_kills) < KILLS:
-        state_dir = tmp_path / f"run{run}"
-        prefixes = run_until_done(state_dir, seed=run, rng=rng)
-        journaled_at_kills += prefixes
-        run += 1
-        games = journal_games(state_dir)
-        finished = [actions for status, actions in games if status == "finished"]
-        assert len(finished) == 1, "one game, resumed, finished"
-        assert all(not actions for status, actions in games if status != "finished")
-        final = finished[0]
-        for prefix in prefixes:
-            assert final[: len(prefix)] == prefix, "a journaled move was lost or changed"
-        people = people_saved(state_dir)
-        assert people["finished"] and people["played"][0]["count"] == len(final)
-        assert [action.to_json() for action in final] == people["history"]
+    journaled_at_kills: list[list[object]] = []
+    seeds = iter(range(1000))
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two games at once: starts are slow
+        while len(journaled_at_kills) < KILLS:
+            runs = [
+                pool.submit(campaign, tmp_path / f"run{seed}", seed)
+                for seed in (next(seeds), next(seeds))
+            ]
+            for run in runs:
+                journaled_at_kills += run.result()
+    print(f"{len(journaled_at_kills)} kills in {next(seeds)} games")
     assert sum(1 for actions in journaled_at_kills if actions) >= KILLS // 2, "kills in mid-game"
