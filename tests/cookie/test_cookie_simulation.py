@@ -3,18 +3,17 @@
 Two tiers per configuration: one game checked on every ply (every legal action
 applied, replay every few plies, every view), and more games with sampled
 checks. The checker costs about a millisecond a ply and a six-player game is
-300 plies, so the default run (228 sampled games) fits the folder's budget;
-``COOKIE_SIM_SCALE=10`` runs ten times as many (2,280 games) for a long check.
+300 plies, so the default run (180 sampled games) fits the folder's budget;
+``COGTABLE_SIM_SCALE=10`` plays ten times as many (1,800 games, the first 180
+the same) for a long check.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from games import cookie
-from tests.random_simulation import SimulationChecks, SimulationReport, simulate
+from tests.random_simulation import SimulationChecks, SimulationReport, scaled, simulate
 
 from .helpers import illegal_candidates
 
@@ -28,8 +27,7 @@ CONFIGS = [
 THOROUGH = SimulationChecks(legal_sample=None, replay_every=20, illegal_sample=6, views_every=1)
 SAMPLED = SimulationChecks(legal_sample=1, replay_every=10**6, illegal_sample=2, views_every=50)
 
-SCALE = int(os.environ.get("COOKIE_SIM_SCALE", "1"))
-SAMPLED_GAMES = {"hunt": 8 * SCALE, "big-hunt": 30 * SCALE}
+SAMPLED_GAMES = {"hunt": scaled(6), "big-hunt": scaled(24)}
 """Games per configuration with sampled checks (Big Hunt games are shorter)."""
 
 
@@ -41,7 +39,7 @@ def run(
         lambda seed: cookie.new_game(options, seed),
         cookie.ACTIONS,
         games=games,
-        seed=players * 1000 + known * 100 + games,
+        seed=players * 100_000 + known * 50_000 + (games == 1) * 10_000,
         checks=checks,
         illegal_candidates=illegal_candidates,
     )
