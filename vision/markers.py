@@ -140,7 +140,7 @@ class MarkerDetector:
         small = (
             gray
             if scale == 1.0
-            else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
         )
         quads, ids, _rejected = self._tracker.detectMarkers(small)
         return [q / scale for q in quads], ids

@@ -30,6 +30,8 @@ RIM_TOLERANCE = 0.14
 """Largest log-colour difference between a rim point and the fitted board surface."""
 LUMINANCE_WEIGHT = 0.5
 """How much overall brightness counts against colour: shadows change it, paint does not."""
+SHADED_LUMINANCE_WEIGHT = 0.1
+"""The same, when the rim shows a shadow across the board."""
 MIN_SIDE, MAX_SIDE = 64, 8192
 HUB_RING, BODY_RING = 0.09, 0.22
 """Radii (in peg pitches) of the rings over a seated cog's dark hub and over its body."""
@@ -153,12 +155,16 @@ def _fit(basis: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def _only_shade(residuals: np.ndarray) -> bool:
-    """True when there are rim outliers and every one is darker board of unchanged hue."""
+    """True when there are rim outliers and every one is board of unchanged hue.
+
+    A shadow only changes brightness; the fitted surface may follow the
+    shadowed part of the rim, so the lit part can be the brighter outlier.
+    """
     if len(residuals) == 0:
         return False
     luminance = residuals.mean(axis=1, keepdims=True)
     chroma = np.abs(residuals - luminance).max(axis=1)
-    return bool((luminance[:, 0] < 0).all() and (chroma < SHADE_CHROMA).all())
+    return bool((chroma < SHADE_CHROMA).all())
 
 
 def _rim_message(rim: RimFit) -> str:
@@ -248,7 +254,10 @@ class BoardReader:
         pegs = values[:per_peg].reshape(len(PEGS), -1, 3)
         board_at_pegs, rim, shaded = self._local_board(values[per_peg:])
         features, spread = self._peg_features(pegs[:, : self._samples_per_peg], board_at_pegs)
-        labels, confidence = self._classify(features, spread, pegs[:, self._samples_per_peg :])
+        weight = SHADED_LUMINANCE_WEIGHT if shaded else LUMINANCE_WEIGHT
+        labels, confidence = self._classify(
+            features, spread, pegs[:, self._samples_per_peg :], weight
+        )
         return Reading(
             OK,
             _rim_message(rim),
@@ -320,16 +329,17 @@ class BoardReader:
         spread = logs.std(axis=1).mean(axis=1)
         return features, spread
 
-    def _classify(self, features: np.ndarray, spread: np.ndarray, centres: np.ndarray):
+    def _classify(self, features, spread, centres, luminance_weight: float = LUMINANCE_WEIGHT):
         """Nearest prototype (the peg's own empty colour or a cog colour) and a confidence.
 
         The confidence is high only when the colour is close to one class and
         far from the others, uniform over the peg, and the peg's centre is in
         sight: the pin of an empty peg, or the dark hub of a cog seated on it
         (a cog held above a peg shows neither: it is larger, off-centre and
-        blurred).
+        blurred). Under a shadow the board's brightness at a peg is unknown, so
+        brightness then counts for little (hue separates the classes).
         """
-        distances = colour_distance(features[:, None, :], self._prototypes)
+        distances = colour_distance(features[:, None, :], self._prototypes, luminance_weight)
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
         margin = 1.0 - nearest[:, 0] / np.maximum(nearest[:, 1], 1e-6)
@@ -345,9 +355,11 @@ LABEL_ORDER = ("red", "blue", "gold")
 CLASS_NAMES: tuple[str | None, ...] = (None, *LABEL_ORDER)
 
 
-def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def colour_distance(
+    a: np.ndarray, b: np.ndarray, luminance_weight: float = LUMINANCE_WEIGHT
+) -> np.ndarray:
     """Distance of log colours, with overall brightness down-weighted against hue."""
     difference = a - b
     luminance = difference.mean(axis=-1, keepdims=True)
     chroma = difference - luminance
-    return np.sqrt((chroma**2).sum(axis=-1) + 3 * (LUMINANCE_WEIGHT * luminance[..., 0]) ** 2)
+    return np.sqrt((chroma**2).sum(axis=-1) + 3 * (luminance_weight * luminance[..., 0]) ** 2)

@@ -3,8 +3,9 @@
 A reading is committed only after the board has been still, uncovered, fully
 seen and confidently read for a settling window (default 0.3 s, and at least a
 few frames). Anything else (a hand, a cog in the air, a bumped camera, lost
-markers, a lost camera) restarts the window. Time comes from an injected clock,
-so tests run windows instantly.
+markers, a lost camera) restarts the window. A shadow across the board (a
+lamp) is first treated as cover, and accepted once it has stayed put. Time
+comes from an injected clock, so tests run windows instantly.
 
 >>> from vision.reader import Reading
 >>> times = iter([0.0, 0.1, 0.2, 0.35])
@@ -24,7 +25,7 @@ import numpy as np
 
 from vision.geometry import PEGS, Position
 from vision.markers import project
-from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, Reading
+from vision.reader import BAD_FRAME, MIN_CONFIDENCE, NO_BOARD, NO_CAMERA, Reading
 
 
 class BoardState(Enum):
@@ -52,6 +53,9 @@ class SettleStatus:
     message: str = ""
 
 
+RIM_CHANGE = 0.12
+"""A rim point whose log colour moved more than this has changed (noise stays well below)."""
+
 STATUS_STATES = {
     NO_BOARD: BoardState.NO_MARKERS,
     NO_CAMERA: BoardState.NO_CAMERA,
@@ -69,6 +73,8 @@ class SettlingFilter:
         min_frames: int = 3,
         motion_threshold: float = 0.5,
         camera_shift: float = 2.0,
+        *,
+        shadow_window: float = 1.0,
     ) -> None:
         self.window = window
         self.clock = clock
@@ -80,6 +86,9 @@ class SettlingFilter:
         self._since = 0.0
         self._frames = 0
         self._previous: Reading | None = None
+        self.shadow_window = shadow_window
+        self._shadow: tuple[np.ndarray, float] | None = None
+        self._accepted_shadow: np.ndarray | None = None
 
     @property
     def committed(self) -> Position | None:
@@ -94,8 +103,8 @@ class SettlingFilter:
             return self._restart(
                 STATUS_STATES.get(reading.status, BoardState.NO_CAMERA), reading.message
             )
-        if not reading.certain:
-            return self._restart(BoardState.COVERED, reading.message or _uncertain(reading))
+        if not self._clear(reading, now):
+            return self._restart(BoardState.COVERED, _cover_message(reading))
         if self._moved(previous, reading) or reading.labels != self._candidate:
             self._candidate, self._since, self._frames = reading.labels, now, 1
             return self._status(BoardState.MOVING, now, "waiting for the board to settle")
@@ -105,6 +114,29 @@ class SettlingFilter:
         changed = reading.labels != self._committed
         self._committed = reading.labels
         return self._status(BoardState.SETTLED, now, "", new_commit=changed)
+
+    def _clear(self, reading: Reading, now: float) -> bool:
+        """Nothing over the board but, perhaps, a shadow that has stayed put; every peg read.
+
+        A shadow (the reader says the rim is only darker or lighter board) is
+        accepted once the rim has not changed for ``shadow_window`` seconds, and
+        at once when it is the shadow accepted before (a hand came and went).
+        """
+        confident = min(reading.confidence or (0.0,)) >= MIN_CONFIDENCE
+        if not reading.covered:
+            self._shadow = None
+            return confident
+        if not reading.shaded or reading.rim is None:
+            self._shadow = None
+            return False
+        if self._accepted_shadow is not None and _same_rim(self._accepted_shadow, reading.rim):
+            return confident
+        if self._shadow is None or not _same_rim(self._shadow[0], reading.rim):
+            self._shadow = (reading.rim, now)
+        steady = now - self._shadow[1] >= self.shadow_window
+        if steady and confident:
+            self._accepted_shadow = self._shadow[0]
+        return steady and confident
 
     def _restart(self, state: BoardState, message: str) -> SettleStatus:
         self._candidate, self._frames = None, 0
@@ -125,6 +157,18 @@ class SettlingFilter:
         before = project(previous.homography, corners)
         after = project(reading.homography, corners)
         return bool(np.abs(after - before).max() > self.camera_shift)
+
+
+def _same_rim(before: np.ndarray, after: np.ndarray) -> bool:
+    """The rim looks the same: at most a few points changed by more than noise."""
+    changed = np.abs(after - before).max(axis=1) > RIM_CHANGE
+    return bool(changed.sum() <= 2)
+
+
+def _cover_message(reading: Reading) -> str:
+    if reading.covered and reading.shaded:
+        return "a shadow over the board: waiting to see that it stays put"
+    return reading.message if reading.covered else _uncertain(reading)
 
 
 def _uncertain(reading: Reading) -> str:
