@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -266,6 +267,8 @@ class Runtime:
         for part in (self.gpio_buttons, self.seat_leds):
             if part is not None:
                 part.close()
+        with contextlib.suppress(sqlite3.ProgrammingError):
+            self.journal.close()  # already closed when run() ended; not if it never ran
 
     def put(self, item: Input) -> None:
         """Put one input on the queue (any thread)."""
