@@ -86,3 +86,50 @@ def test_the_firmware_sources_import_on_the_real_interpreter() -> None:
     result = micropython(script)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("<function build")
+
+
+PICO_HEAP = "heapsize=128K"  # well under the ~190 KB a Pico's MicroPython heap has free
+SMALL_HEAP_SCRIPT = """
+import sys
+sys.path.insert(0, STUBS)
+import gc, neopixel, wire, main
+
+class Port:
+    def __init__(self):
+        self.incoming = [wire.encode_frame(0, wire.HELLO, wire.pack_hello(1, 7))]
+    def read(self, wait_ms=0):
+        return self.incoming.pop(0) if self.incoming else b""
+    def write(self, data):
+        pass
+
+firmware = main.build()
+firmware.port = Port()
+firmware.step(wait_ms=0)
+for n in range(300):
+    payload = wire.pack_set_leds(0, bytes((n & 255, 1, 2)) * 100)
+    firmware.port.incoming.append(wire.encode_frame(n & 255, wire.SET_LEDS, payload))
+    firmware.step(wait_ms=0)
+gc.collect()
+print()
+print("RESULT")
+print(neopixel.STRIPS[0].shown[99])
+print(firmware.errors)
+print(gc.mem_alloc() + gc.mem_free())
+"""
+
+
+def test_the_firmware_runs_in_a_pico_sized_heap() -> None:
+    """Boot (compiling every source, as the Pico does) and 300 100-LED frames in 128 KB."""
+    interpreter = find_micropython()
+    if interpreter is None:
+        pytest.fail(missing_message())
+    stubs = str(BRIDGE / "simulator" / "stubs")
+    script = SMALL_HEAP_SCRIPT.replace("STUBS", repr(stubs))
+    command = [*interpreter.command, "-X", PICO_HEAP, "-c", script]
+    environment = {**os.environ, "MICROPYPATH": FIRMWARE_PATH}
+    result = subprocess.run(command, capture_output=True, timeout=60, check=False, env=environment)
+    output = result.stdout.decode(errors="replace")  # the boot IDENTIFY frame comes first
+    assert result.returncode == 0, output + result.stderr.decode(errors="replace")
+    led, errors, heap = output.split("\nRESULT\n")[1].splitlines()
+    assert (led, errors) == ("(43, 1, 2)", "0")  # the last frame, 299: 299 & 255 == 43
+    assert int(heap) <= 128 * 1024  # the small heap was really in force
