@@ -157,6 +157,17 @@ def random_hand(rng: np.random.Generator, geometry: BoardGeometry) -> Hand:
     return Hand(centre, float(rng.uniform(0, 360)), float(rng.uniform(0.85, 1.2)))
 
 
+def random_lamp(rng: np.random.Generator) -> LampShadow:
+    """A lamp's shadow across the disk: a soft edge or a band, 20-55% darker."""
+    return LampShadow(
+        angle_deg=float(rng.uniform(0, 360)),
+        offset=float(rng.uniform(-120, 120)),
+        depth=float(rng.uniform(0.2, 0.55)),
+        softness=float(rng.uniform(3, 25)),
+        width=None if rng.random() < 0.5 else float(rng.uniform(30, 120)),
+    )
+
+
 def camera_homography(geometry: BoardGeometry, camera: Camera, size: tuple[int, int]) -> np.ndarray:
     """3x3 map from board mm to image pixels for a pinhole camera looking at the board."""
     width, height = size
