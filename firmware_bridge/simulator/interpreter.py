@@ -52,7 +52,6 @@ class Interpreter:
 
     name: str  # "micropython" or "cpython"
     command: tuple[str, ...]
-    where: str  # a few words for messages: which module or executable
 
     def run(self, script: str, *arguments: str) -> list[str]:
         """The command line that runs ``script`` with ``arguments``."""
@@ -63,16 +62,16 @@ def find_micropython() -> Interpreter | None:
     """The MicroPython Unix port, from PyPI or from ``PATH``; None if there is neither."""
     if importlib.util.find_spec("micropython_unix") is not None:
         command = (sys.executable, "-c", LAUNCH, "-X", HEAP)
-        return Interpreter("micropython", command, f"{PACKAGE} (micropython_unix)")
+        return Interpreter("micropython", command)
     found = shutil.which("micropython")
     if found is not None:
-        return Interpreter("micropython", (found, "-X", HEAP), found)
+        return Interpreter("micropython", (found, "-X", HEAP))
     return None
 
 
 def cpython() -> Interpreter:
     """This Python, running the firmware with the stand-ins of the CPython fallback."""
-    return Interpreter("cpython", (sys.executable,), sys.executable)
+    return Interpreter("cpython", (sys.executable,))
 
 
 def missing_message() -> str:
