@@ -9,7 +9,7 @@ import numpy as np
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
 from vision.geometry import PEGS, BoardGeometry
 from vision.reader import NO_BOARD, NO_CAMERA, BoardReader, Reading
-from vision.renderer import HeldCog, random_hand, random_scene
+from vision.renderer import HeldCog, LampShadow, random_hand, random_scene
 from vision.settle import BoardState, SettlingFilter
 
 READER = BoardReader()
@@ -107,3 +107,52 @@ def test_no_wrong_commit_through_moves_with_hands_over_the_board() -> None:
         missed += not committed
     assert wrong == 0
     assert missed == 0
+
+
+def _shaded(labels, rim: np.ndarray) -> Reading:
+    return replace(_reading(labels), covered=True, shaded=True, rim=rim, message="x")
+
+
+def test_a_shadow_is_accepted_only_once_it_stays_put() -> None:
+    clock = FakeClock()
+    settle = SettlingFilter(window=0.3, clock=clock, shadow_window=1.0)
+    labels = ("gold",) + (None,) * (len(PEGS) - 1)
+    rng = np.random.default_rng(HELD_OUT + 510)
+    for _ in range(60):
+        moving = _shaded(labels, rng.normal(0, 0.3, (72, 3)))
+        assert settle.update(moving).state is BoardState.COVERED
+        clock.now += FRAME_TIME
+    foreign = replace(_shaded(labels, np.zeros((72, 3))), shaded=False)
+    assert all(not s.new_commit for s in _feed(settle, clock, foreign, 60))
+    statuses = _feed(settle, clock, _shaded(labels, np.zeros((72, 3))), 60)
+    commits = [i for i, status in enumerate(statuses) if status.new_commit]
+    assert len(commits) == 1 and 1.0 + 0.3 <= commits[0] * FRAME_TIME < 1.0 + 0.3 + 0.1
+    assert statuses[0].state is BoardState.COVERED and "shadow" in statuses[0].message
+
+
+def test_moves_under_a_lamp_shadow_commit_and_never_wrongly() -> None:
+    """A lamp's shadow across the board: learned once, then moves settle as usual."""
+    clock = FakeClock()
+    settle = SettlingFilter(window=0.3, clock=clock)
+    rng = np.random.default_rng(HELD_OUT + 520)
+    lamp = LampShadow(angle_deg=35.0, offset=-20.0, depth=0.45, softness=10.0, width=90.0)
+    base = replace(random_scene(rng, random_position(rng)), shadow=lamp)
+    first = RENDERER.render(base, 1)[0]
+    reading = READER.read(first)
+    assert reading.covered and reading.shaded and reading.position() == base.position
+    times = []
+    for move in range(3):
+        position = random_position(rng)
+        hand = replace(base, position=position, hand=random_hand(rng, BoardGeometry()))
+        assert not settle.update(READER.read(RENDERER.render(hand, move * 100)[0])).new_commit
+        clock.now += 0.1
+        for frame in range(20):
+            scene = replace(base, position=position)
+            status = settle.update(READER.read(RENDERER.render(scene, move * 100 + frame + 1)[0]))
+            assert not status.new_commit or status.committed == position
+            if status.new_commit:
+                times.append(frame)
+                break
+            clock.now += 0.1
+    assert len(times) == 3
+    assert times[0] >= 10 and max(times[1:]) <= 5
