@@ -5,17 +5,21 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cogtable.commands._journal_access import add_state_dir, journal_record
 from cogtable.errors import UserError
 from cogtable.terminal import front_ends
 from games.core import BadRecord, IllegalAction, Outcome, Record, State, load_game
 
 NAME = "replay"
-HELP = "Play back a game record (JSON) move by move and show how it ended."
+HELP = "Play back a game (a record file, or a journal game id) move by move."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The record file, and whether to draw every position."""
-    parser.add_argument("file", type=Path, help="a record written by 'cogtable play --record'")
+    parser.add_argument(
+        "game", help="a record file ('cogtable play --record', 'cogtable export') or a game id"
+    )
+    add_state_dir(parser)
     parser.add_argument(
         "--boards", action="store_true", help="draw the position after every action"
     )
@@ -32,7 +36,11 @@ def read_record(path: Path) -> Record:
 
 def run(args: argparse.Namespace) -> int:
     """Apply every recorded action, printing each; refuse a record that does not replay."""
-    record = read_record(args.file)
+    path = Path(args.game)
+    if args.game.isdigit() and not path.exists():
+        record = journal_record(args.state_dir, int(args.game))
+    else:
+        record = read_record(path)
     render = getattr(front_ends().get(record.game), "render", None)
     state = load_game(record.game).new_game(record.options, record.seed)
     for number, action in enumerate(record.actions, start=1):
