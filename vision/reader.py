@@ -167,8 +167,12 @@ def _only_shade(residuals: np.ndarray) -> bool:
     return bool((chroma < SHADE_CHROMA).all())
 
 
-def _rim_message(rim: RimFit) -> str:
-    return f"something over the board ({rim.outliers} rim points)" if rim.outliers >= 2 else ""
+def _rim_message(rim: RimFit, shaded: bool) -> str:
+    if rim.outliers < 2:
+        return ""
+    if shaded:
+        return f"a shadow or something board-coloured over the board ({rim.outliers} rim points)"
+    return f"something over the board ({rim.outliers} rim points)"
 
 
 def rim_basis(points: np.ndarray, radius: float) -> np.ndarray:
@@ -260,7 +264,7 @@ class BoardReader:
         )
         return Reading(
             OK,
-            _rim_message(rim),
+            _rim_message(rim, shaded),
             labels,
             confidence,
             rim.outliers >= 2,
