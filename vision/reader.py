@@ -6,7 +6,14 @@ every peg and a ring of points on the bare board outside the peg triangle (the
 frame's light: a smooth per-channel surface fitted to it gives the local board
 colour at every peg, so each peg is compared with the board right around it,
 not with fixed thresholds. Anything on the rim that is not board (an arm, its
-shadow) marks the frame as covered.
+shadow) marks the frame as covered; when all of it is board of the same hue,
+only darker or lighter, it is flagged as possibly a shadow (a lamp), which the
+settling filter accepts once it stays put.
+
+Each peg's centre must also be in sight: the pin of an empty peg, or the dark
+hub of a cog seated on it. A cog held above a peg is larger, off-centre and
+blurred, so its hub is not where the peg is: it is read with low confidence.
+All sample points are read in one bilinear pass (``cv2.remap``).
 """
 
 from __future__ import annotations
@@ -51,8 +58,8 @@ class Reading:
     labels. ``covered`` says something not board lies over the board (then the
     labels may be wrong and must not be committed). ``features`` are the
     per-peg colours relative to the local board, for motion detection.
-    ``shaded`` says everything over the rim is only darker board of the same
-    hue (a shadow, perhaps of a lamp); ``rim`` holds the rim's log colours
+    ``shaded`` says everything over the rim is board of the same hue, only
+    darker or lighter (a shadow, perhaps of a lamp); ``rim`` holds the rim's log colours
     (72, 3) so the settling filter can tell a shadow that stays put.
     """
 
@@ -292,20 +299,6 @@ class BoardReader:
             cv2.INTER_LINEAR,
         )
         return values.reshape(-1, 3).astype(np.float32)
-
-    def _gather(self, image: np.ndarray, homography, points: np.ndarray) -> np.ndarray | None:
-        """Pixel values at board points (N, 3) float32, or None if any falls outside."""
-        pixels = np.rint(project(homography, points)).astype(np.int64)
-        height, width = image.shape[:2]
-        inside = (
-            (pixels[:, 0] >= 0)
-            & (pixels[:, 0] < width)
-            & (pixels[:, 1] >= 0)
-            & (pixels[:, 1] < height)
-        )
-        if not inside.all():
-            return None
-        return image[pixels[:, 1], pixels[:, 0]].astype(np.float32)
 
     def _local_board(self, rim: np.ndarray) -> tuple[np.ndarray, RimFit, bool]:
         """Log board colour predicted at every peg (55, 3), the rim fit, and "only shade".
