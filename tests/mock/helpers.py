@@ -19,9 +19,7 @@ def sim_args(*extra: str) -> object:
     return build_parser().parse_args(["sim", "kogworks", *defaults, *extra])
 
 
-def play(
-    state_dir: Path, *extra: str, actors: Sequence[Callable[..., object]] = ()
-) -> sim.Played:
+def play(state_dir: Path, *extra: str, actors: Sequence[Callable[..., object]] = ()) -> sim.Played:
     """One mock run in this process."""
     return sim.play(sim_args(*extra), load_profile(), state_dir, actors)
 
@@ -29,6 +27,4 @@ def play(
 def journal_games(state_dir: Path) -> list[tuple[str, list[Action]]]:
     """Every game in the journal: its status and its actions."""
     with Journal(state_dir / JOURNAL_NAME) as journal:
-        return [
-            (game.status, list(journal.record(game.id).actions)) for game in journal.games()
-        ]
+        return [(game.status, list(journal.record(game.id).actions)) for game in journal.games()]

@@ -10,7 +10,7 @@ GAMES = 50
 
 
 def test_fifty_games_journal_exactly_the_legal_moves_the_people_made(tmp_path: Path) -> None:
-    played = play(tmp_path, "--games", str(GAMES), "--seed", "5", "--undo-rate", "0.01")
+    played = play(tmp_path, "--games", str(GAMES), "--seed", "5", "--undo-rate", "0.005")
     people = played.people
     assert people.finished, played.reason
     games = journal_games(tmp_path)
