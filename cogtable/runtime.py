@@ -40,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.controller import Controller
 from cogtable.errors import UserError
 from cogtable.inputs import (
@@ -175,6 +176,8 @@ class Runtime:
         self._threads: list[threading.Thread] = []
         self._visible: Frame | None = None
         self._frozen = False
+        self.geometry = board_geometry(profile)
+        self.calibration = camera_calibration(profile)
         self.journal = Journal(self.state_dir / JOURNAL_NAME)
         try:
             self._build(profile)
@@ -355,13 +358,17 @@ class Runtime:
             grabbed = _grab(camera)
             seen_at = time.perf_counter()
             if not isinstance(grabbed, Reading):
-                reader = reader or BoardReader()  # slow to build; the truth camera needs none
+                reader = reader or self._reader()  # slow to build; the truth camera needs none
                 grabbed = reader.read(grabbed)
             watcher.update(grabbed, seen_at)
             if self.world is None:
                 self._stop.wait(FRAME_PERIOD_S)
         if camera is not None:
             camera.close()
+
+    def _reader(self) -> BoardReader:
+        """A reader for the profile's board with its colour calibration."""
+        return BoardReader(self.geometry, self.calibration)
 
     def _open_camera(self, watcher: CameraWatcher) -> Any:
         try:
@@ -375,7 +382,7 @@ class Runtime:
         source = self.profile.camera.source
         size = self.profile.camera.resolution
         if source == "synthetic":
-            return world_camera(self.world or MockWorld(), size)
+            return world_camera(self.world or MockWorld(geometry=self.geometry), size)
         if isinstance(source, int):
             return CameraSource.usb(source, size)
         if source == "picamera2":

@@ -60,6 +60,9 @@ class CameraProfile:
 
     source: int | str
     resolution: tuple[int, int]
+    calibration: str | None = None
+    """The colour calibration file written by ``cogtable calibrate`` (None: the
+    synthetic reference colours, right only for the mock table's camera)."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +76,17 @@ class Marker:
 
 @dataclass(frozen=True)
 class BoardProfile:
-    """The board's geometry in millimetres: peg pitch and the markers that locate it."""
+    """The board's geometry in millimetres: peg pitch and the markers that locate it.
+
+    Board coordinates have their origin at the centre of the disk (the centroid
+    of the peg triangle), x to the right and y towards the bases, as seen by the
+    overhead camera; marker positions are the centres of their black squares.
+    """
 
     peg_pitch_mm: float
     marker_size_mm: float
     markers: tuple[Marker, ...]
+    disk_radius_mm: float = 162.0
 
 
 @dataclass(frozen=True)
@@ -486,15 +495,25 @@ def _camera(table: _Table) -> CameraProfile | Any:
     resolution = table.get(
         "resolution", _resolution, "[width, height] in pixels, each 16-8192", _MISSING
     )
-    return CameraProfile(source, resolution) if _all_good(source, resolution) else _BAD
+    calibration = table.get(
+        "calibration", _nonempty_text, "the path of a calibration file (cogtable calibrate)", None
+    )
+    if _all_good(source, resolution, calibration):
+        return CameraProfile(source, resolution, calibration)
+    return _BAD
+
+
+def _nonempty_text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def _board(table: _Table) -> BoardProfile | Any:
     pitch = table.get("peg_pitch_mm", _positive, "a positive number of millimetres", _MISSING)
     size = table.get("marker_size_mm", _positive, "a positive number of millimetres", _MISSING)
+    radius = table.get("disk_radius_mm", _positive, "a positive number of millimetres", 162.0)
     markers = tuple(_marker(t) for t in table.tables("markers", "an array of [[board.markers]]"))
-    if _all_good(pitch, size, *markers) and _markers_ok(table, markers):
-        return BoardProfile(pitch, size, markers)
+    if _all_good(pitch, size, radius, *markers) and _markers_ok(table, markers):
+        return BoardProfile(pitch, size, markers, radius)
     return _BAD
 
 

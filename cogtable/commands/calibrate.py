@@ -6,7 +6,9 @@ import argparse
 import time
 from pathlib import Path
 
+from cogtable.board_setup import board_geometry, calibration_path
 from cogtable.errors import UserError
+from hardware.profile import ProfileError, load_profile
 from vision.calibration import CalibrationError, learn
 from vision.geometry import BoardGeometry, start_position
 from vision.overlay import draw_reading, png_bytes
@@ -23,14 +25,21 @@ LAYOUT_TEXT = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--source, --out, --overlay, --frames, --size, --timeout."""
+    """--profile, --source, --out, --overlay, --frames, --size, --timeout."""
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="table profile (default: the mock table)"
+    )
     parser.add_argument(
         "--source",
         default="synthetic",
         help="camera index, picamera, synthetic, video, image or folder",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("calibration.json"), help="calibration file to write"
+        "--out",
+        type=Path,
+        default=None,
+        help="calibration file to write (default: the profile's camera.calibration, "
+        "else calibration.json)",
     )
     parser.add_argument(
         "--overlay", type=Path, default=Path("calibration.png"), help="overlay PNG to write"
@@ -48,15 +57,16 @@ def run(args: argparse.Namespace) -> int:
     """Grab frames of the start layout, learn, save, then read a fresh frame for the overlay."""
     if not 1 <= args.frames <= 100:
         raise UserError(f"--frames {args.frames} is out of range: use 1 to 100")
+    geometry, args.out = _profile_geometry_and_out(args.profile, args.out)
     print(LAYOUT_TEXT)
     try:
         source = open_source(args.source, _size(args.size))
     except SourceError as error:
         raise UserError(str(error)) from error
     try:
-        frames = _grab(source, args.frames, args.timeout)
-        calibration = _learn(frames)
-        check = _grab(source, 1, args.timeout)[0]
+        frames = _grab(source, args.frames, args.timeout, geometry)
+        calibration = _learn(frames, geometry)
+        check = _grab(source, 1, args.timeout, geometry)[0]
     finally:
         source.close()
     _save(calibration, args.out)
@@ -64,6 +74,17 @@ def run(args: argparse.Namespace) -> int:
     _write(args.overlay, png_bytes(draw_reading(check, reading, calibration.geometry)))
     _report(args, len(frames), reading)
     return 0
+
+
+def _profile_geometry_and_out(
+    profile_path: Path | None, out: Path | None
+) -> tuple[BoardGeometry, Path]:
+    """The board geometry of the profile, and where to write the calibration."""
+    try:
+        profile = load_profile(profile_path)
+    except ProfileError as error:
+        raise UserError(str(error)) from error
+    return board_geometry(profile), out or calibration_path(profile) or Path("calibration.json")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -76,9 +97,9 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _grab(source, count: int, timeout: float) -> list:
+def _grab(source, count: int, timeout: float, geometry: BoardGeometry) -> list:
     """``count`` frames in which the whole board is seen, or a UserError saying what was seen."""
-    reader = BoardReader(BoardGeometry())
+    reader = BoardReader(geometry)
     frames, last = [], "no frame from the camera"
     deadline = time.monotonic() + timeout
     while len(frames) < count and time.monotonic() < deadline:
@@ -97,9 +118,9 @@ def _grab(source, count: int, timeout: float) -> list:
     return frames
 
 
-def _learn(frames):
+def _learn(frames, geometry: BoardGeometry):
     try:
-        return learn(frames, start_position(), BoardGeometry())
+        return learn(frames, start_position(), geometry)
     except CalibrationError as error:
         raise UserError(str(error)) from error
 

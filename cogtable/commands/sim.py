@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cogtable.board_setup import board_geometry
 from cogtable.errors import UserError
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
@@ -96,7 +97,9 @@ def play(
     actors: Sequence[Callable[[MockWorld, Runtime, People], object]] = (),
 ) -> Played:
     """Run the mock table until the people are done; ``actors`` also act every frame (tests)."""
-    world = MockWorld(camera=args.camera, camera_size=args.size, seed=args.seed)
+    world = MockWorld(
+        camera=args.camera, camera_size=args.size, seed=args.seed, geometry=board_geometry(profile)
+    )
     runtime = Runtime(profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world)
     try:
         people = _people(args, runtime)

@@ -8,7 +8,7 @@ FIRMWARE_VERSION = (1, 0, 0)
 
 LED_PIN = 0  # GP0 drives the WS2812 chain's data line (through a level shifter)
 LED_COUNT = 100
-STATUS_LED = 0  # the table status LED: amber/red states, host-lost breathing
+STATUS_LED = 57  # the table status LED (the profile's `status` segment): host-lost breathing
 
 # (button id, GPIO): buttons pull the pin to ground; the Pico's pull-ups hold it high.
 BUTTONS = (

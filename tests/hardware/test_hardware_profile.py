@@ -65,29 +65,29 @@ CASES = [
         "camera.resolution = [1280, 0]: expected [width, height] in pixels, each 16-8192",
     ),
     (
-        "peg_pitch_mm = 30.0",
+        "peg_pitch_mm = 25.0",
         "peg_pitch_mm = -3",
         "board.peg_pitch_mm = -3: expected a positive number of millimetres",
     ),
     (
-        "peg_pitch_mm = 30.0",
+        "peg_pitch_mm = 25.0",
         'peg_pitch_mm = "30"',
         'board.peg_pitch_mm = "30": expected a positive number of millimetres',
     ),
     (
-        "marker_size_mm = 30.0",
+        "marker_size_mm = 45.0",
         "marker_size_mm = 0",
         "board.marker_size_mm = 0: expected a positive number of millimetres",
     ),
     ("id = 0", "id = 50", "board.markers[0].id = 50: expected an ArUco DICT_4X4_50 id, 0-49"),
     ("id = 1", "id = 0", "board.markers = [0, 0, 2, 3]: expected each marker id once"),
     (
-        "x_mm = 25.0",
+        "x_mm = -180.0",
         "x_mm = true",
         "board.markers[0].x_mm = true: expected a number of millimetres",
     ),
     (
-        "y_mm = 25.0",
+        "y_mm = -180.0",
         'y_mm = "a"',
         'board.markers[0].y_mm = "a": expected a number of millimetres',
     ),
@@ -207,7 +207,7 @@ def test_each_mistake_is_named_with_key_value_and_expectation(
 @pytest.mark.parametrize(
     ("old", "message"),
     [
-        ("peg_pitch_mm = 30.0", "board.peg_pitch_mm: missing; expected a positive number of"),
+        ("peg_pitch_mm = 25.0", "board.peg_pitch_mm: missing; expected a positive number of"),
         ('port = "sim"', 'serial.port: missing; expected "auto", "sim"'),
         ("length = 58", "leds.length: missing; expected a number of LEDs"),
         ('colour = "#e02020"', "seats[0].colour: missing; expected a colour"),
@@ -221,7 +221,7 @@ def test_a_missing_key_is_named(old: str, message: str) -> None:
 
 def test_unknown_keys_are_refused_and_the_known_ones_listed() -> None:
     text = edited("[camera]\n", "[camera]\nfps = 30\n")
-    assert errors_of(text) == ("camera.fps = 30: unknown key; expected one of resolution, source",)
+    assert errors_of(text) == ("camera.fps = 30: unknown key; expected one of calibration, resolution, source",)
     text = edited("[[seats]]\n", "[[seats]]\nbutton = 4\n")
     (error,) = errors_of(text)
     assert error.startswith("seats[0].button = 4: unknown key; expected one of colour,")
@@ -230,7 +230,7 @@ def test_unknown_keys_are_refused_and_the_known_ones_listed() -> None:
 
 
 def test_every_mistake_is_reported_at_once() -> None:
-    text = edited("peg_pitch_mm = 30.0", "peg_pitch_mm = -3", edited("length = 58", "length = 0"))
+    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", edited("length = 58", "length = 0"))
     errors = errors_of(text)
     assert len(errors) == 2
     assert errors[0].startswith("board.peg_pitch_mm = -3")
@@ -253,7 +253,7 @@ def test_missing_sections_and_too_few_markers() -> None:
         "leds: missing; expected a table",
         "seats: missing; expected an array of [[seats]] tables",
     )
-    fewer = MOCK.replace("[[board.markers]]\nid = 3\nx_mm = 25.0\ny_mm = 315.0\n", "")
+    fewer = MOCK.replace("[[board.markers]]\nid = 3\nx_mm = -180.0\ny_mm = 180.0\n", "")
     assert errors_of(fewer) == (
         "board.markers = [0, 1, 2]: expected at least 4 markers (the board's homography needs "
         "them)",
@@ -317,7 +317,7 @@ def test_profile_check_lists_each_mistake_and_exits_2(
 ) -> None:
     broken = tmp_path / "broken.toml"
     broken.write_text(
-        edited("peg_pitch_mm = 30.0", "peg_pitch_mm = -3", edited('port = "sim"', "port = 1"))
+        edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", edited('port = "sim"', "port = 1"))
     )
     assert main(["profile", "check", str(broken)]) == 2
     captured = capsys.readouterr()
@@ -341,3 +341,14 @@ def test_profile_show_prints_the_default_profile(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert out.splitlines()[0] == f"# {default_profile_path()}"
     assert out.endswith(MOCK)
+
+
+def test_board_disk_radius_and_camera_calibration_are_optional_and_checked() -> None:
+    profile = load_profile()
+    assert profile.board.disk_radius_mm == 162.0 and profile.camera.calibration is None
+    text = edited("disk_radius_mm = 162.0", "disk_radius_mm = -1")
+    assert errors_of(text) == (
+        "board.disk_radius_mm = -1: expected a positive number of millimetres",
+    )
+    text = edited("resolution = [1280, 720]", 'resolution = [1280, 720]\ncalibration = ""')
+    assert errors_of(text)[0].startswith('camera.calibration = "": expected the path of')
