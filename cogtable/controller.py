@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cogtable.inputs import Input, PartStatus, Shutdown, Stall
+from cogtable.inputs import Input, PartStatus, Shutdown
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -65,14 +65,12 @@ class Controller:
         clock: Clock = time.monotonic,
         heartbeat: Callable[[], object] = lambda: None,
         tick_seconds: float = 0.5,
-        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.table = table
         self.inputs = inputs
         self.clock = clock
         self.heartbeat = heartbeat
         self.tick_seconds = tick_seconds
-        self.sleep = sleep
         self.state = ControllerStatus()
 
     def run(self) -> str:
@@ -106,9 +104,7 @@ class Controller:
             self.table.tick(now)
             return
         self.state.handled += 1
-        if isinstance(item, Stall):
-            self.sleep(item.seconds)
-        elif isinstance(item, PartStatus):
+        if isinstance(item, PartStatus):
             self.state.parts[item.part] = item.status
             if item.detail:
                 log.warning("%s: %s (%s)", item.part, item.status, item.detail)

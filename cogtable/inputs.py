@@ -8,7 +8,7 @@ controller thread alone turns them into changes of the game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 Peg = tuple[int, int]
@@ -81,13 +81,6 @@ class Shutdown:
     reason: str = "stop requested"
 
 
-@dataclass(frozen=True)
-class Stall:
-    """Make the controller hang (tests of the watchdog only)."""
-
-    seconds: float = field(default=3600.0)
-
-
 Input = (
     BoardSettled
     | BoardUnsettled
@@ -97,5 +90,4 @@ Input = (
     | PartStatus
     | ReloadProfile
     | Shutdown
-    | Stall
 )

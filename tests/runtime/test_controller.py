@@ -6,7 +6,7 @@ import queue
 from typing import Any
 
 from cogtable.controller import Controller
-from cogtable.inputs import ButtonPressed, ConsoleCommand, Input, PartStatus, Shutdown, Stall
+from cogtable.inputs import ButtonPressed, ConsoleCommand, Input, PartStatus, Shutdown
 
 
 class RecordingTable:
@@ -83,13 +83,3 @@ def test_part_status_is_kept_for_the_status_command() -> None:
     controller, _, _ = run_with([PartStatus("camera", "no camera", "cable out"), Shutdown()])
     assert controller.status()["parts"]["camera"] == "no camera"
     assert controller.status()["game"] == "toy"
-
-
-def test_a_stall_blocks_the_loop_before_the_next_heartbeat() -> None:
-    events: list[str] = []
-    run_with(
-        [Stall(9.0), Shutdown()],
-        heartbeat=lambda: events.append("beat"),
-        sleep=lambda seconds: events.append(f"stalled {seconds}"),
-    )
-    assert events == ["beat", "stalled 9.0", "beat"]
