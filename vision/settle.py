@@ -166,9 +166,12 @@ def _same_rim(before: np.ndarray, after: np.ndarray) -> bool:
 
 
 def _cover_message(reading: Reading) -> str:
-    if reading.covered and reading.shaded:
-        return "a shadow over the board: waiting to see that it stays put"
-    return reading.message if reading.covered else _uncertain(reading)
+    """Why a reading that is OK cannot be committed yet."""
+    if reading.covered and not reading.shaded:
+        return reading.message
+    if reading.uncertain_pegs() or not reading.covered:
+        return _uncertain(reading)
+    return "a shadow over the board: waiting to see that it stays put"
 
 
 def _uncertain(reading: Reading) -> str:
