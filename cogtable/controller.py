@@ -60,7 +60,7 @@ class Controller:
     def __init__(
         self,
         table: Table,
-        inputs: queue.Queue[Input],
+        inputs: queue.SimpleQueue[Input] | queue.Queue[Input],
         *,
         clock: Clock = time.monotonic,
         heartbeat: Callable[[], object] = lambda: None,

@@ -82,6 +82,10 @@ PICO_HOLD_S = 0.8
 CAMERA_RETRY_S = 1.0
 FRAME_PERIOD_S = 1 / 15
 HANDLED_TIMEOUT_S = 10.0
+STOP_JOIN_S = 1.0
+"""How long stop() waits for each producer thread."""
+STOP_FLUSH_S = 0.5
+"""How long stop() waits for the Pico to acknowledge the last LED frame."""
 JOURNAL_NAME = "journal.sqlite3"
 PEG_ROWS = tuple(tuple(peg_at(row, col) for col in range(row + 1)) for row in range(ROWS))
 
@@ -167,7 +171,8 @@ class Runtime:
         self.clock = clock
         self.quiet = quiet
         self.world = world
-        self.inputs: queue.Queue[Input] = queue.Queue()
+        self.inputs: queue.SimpleQueue[Input] = queue.SimpleQueue()
+        """SimpleQueue: its put is reentrant, so signal handlers may call it."""
         self.handled = HandledLog()
         self.latencies: list[float] = []
         """Seconds from a settled frame to its LED frame leaving the host (the Pico link)."""
@@ -259,11 +264,16 @@ class Runtime:
         return self.controller.status()
 
     def stop(self) -> None:
-        """Stop the producers; close the link, the simulator and the GPIO parts."""
+        """Stop the producers; send the last (paused) frame; close link, simulator, GPIO.
+
+        Bounded to about two seconds, inside systemd's stop time-out: a producer
+        stuck in a blocking camera read is left to die with the process.
+        """
         self._stop.set()
         for thread in self._threads:
-            thread.join(timeout=HANDLED_TIMEOUT_S)
+            thread.join(timeout=STOP_JOIN_S)
         if self.link is not None:
+            self.link.flush(STOP_FLUSH_S)
             self.link.close()
         if self.simulator is not None:
             self.simulator.close()

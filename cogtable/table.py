@@ -71,7 +71,9 @@ class GameTable:
         self.seed = seed
         self.clock = clock
         self.view = TableView()
-        self.game: JournaledGame = journal.resume() or journal.new_game(game, seed=seed)
+        self.game: JournaledGame = (
+            journal.resume() or _last_finished(journal) or journal.new_game(game, seed=seed)
+        )
         self.before: State | None = self._previous_state()
         self.show(clock())
 
@@ -129,6 +131,8 @@ class GameTable:
 
     def _settled(self, seen: dict[int, str], now: float) -> None:
         self.view.waiting = ""
+        if self.view.paused:
+            return
         if not self.view.synced:
             self._resync(seen)
             return
@@ -191,6 +195,7 @@ class GameTable:
             self.new_game()
         elif press.button == "pause":
             self.view.paused = not self.view.paused
+            self.view.synced = False  # whatever happened while paused is checked, not played
 
     def _console(self, text: str, now: float) -> None:
         if text == "undo":
@@ -217,7 +222,7 @@ class GameTable:
         """Start a new game; wait until the board is cleared to the start position."""
         self.game = self.journal.new_game(self.game_name, seed=self.seed + self.game.id)
         self.before = None
-        self.view = TableView(message="new game: clear the board")
+        self.view = TableView(message="new game: clear the board", paused=self.view.paused)
 
     # -- LEDs ------------------------------------------------------------------
 
@@ -245,3 +250,11 @@ class GameTable:
 
 def _pegs_of(action: Any) -> tuple[int, ...]:
     return adapter.pegs_of_action(action)
+
+
+def _last_finished(journal: Journal) -> JournaledGame | None:
+    """The newest game if it ended with a result: after a restart the winner stays shown."""
+    games = journal.games()
+    if games and games[-1].status == "finished":
+        return journal.load(games[-1].id)
+    return None

@@ -133,22 +133,36 @@ def _people(args: argparse.Namespace, runtime: Runtime) -> People:
 
 
 def _set_up(saved: Path, world: MockWorld, people: People, runtime: Runtime) -> None:
-    """Carry on from a kept board; or lay out the journal's unfinished game; or start afresh."""
+    """Carry on from a kept board; or lay out the journal's game; or start afresh."""
     data = _load(saved)
-    if data is not None and not data["people"]["finished"]:
-        world.restore(data["world"])
-        people.restore(data["people"], world.frames)
-        people.say(f"resuming: {len(people.history)} moves made so far")
-        if not runtime.table.state.history and people.ended_meanwhile(_last_ended(runtime), world):
-            people.say("the table had ended that game before the restart")
-            if people.finished:
-                people.on_finish(people)
+    if data is not None:
+        try:
+            _carry_on(data, world, people, runtime)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise UserError(f"cannot read the mock board {saved}: {error!r}") from error
         return
     history = list(runtime.table.state.history)
     if history:
         people.restore({**people.to_json(), "history": [a.to_json() for a in history]}, 0)
         world.arrange(_position(people))
         people.say(f"laying out the journal's game: {len(history)} moves")
+
+
+def _carry_on(data: dict[str, Any], world: MockWorld, people: People, runtime: Runtime) -> None:
+    """Restore the kept board and people; stop at once if their games were all played."""
+    world.restore(data["world"])
+    people.restore(data["people"], world.frames)
+    if people.finished:
+        people.say("these games were all played already")
+        people.on_finish(people)
+        return
+    people.say(f"resuming: {len(people.history)} moves made so far")
+    table_state = runtime.table.state
+    ended = not table_state.history or table_state.is_over()
+    if ended and people.ended_meanwhile(_last_ended(runtime), world):
+        people.say("the table had ended that game before the restart")
+        if people.finished:
+            people.on_finish(people)
 
 
 def _last_ended(runtime: Runtime) -> list[Any]:

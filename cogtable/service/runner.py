@@ -24,6 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
 from cogtable.inputs import Shutdown
 from cogtable.service.notify import Notifier
@@ -48,12 +49,17 @@ def read_profile(path: Path | None) -> Profile:
 
 
 class StatusWriter:
-    """Writes the running status to ``state_dir/status.json`` at most once a second."""
+    """Writes the running status to ``state_dir/status.json`` at most once a second.
+
+    A write that fails (a full disk) is logged once and otherwise ignored: the
+    status file is for people, and the table must run on without it.
+    """
 
     def __init__(self, state_dir: Path, status: Callable[[], dict[str, Any]]) -> None:
         self.path = state_dir / STATUS_FILE
         self.status = status
         self.last = 0.0
+        self.failing = False
 
     def __call__(self, force: bool = False) -> None:
         """Write the status if a second has passed (or ``force``); atomically, by rename."""
@@ -63,18 +69,33 @@ class StatusWriter:
         self.last = now
         data = {**self.status(), "pid": os.getpid(), "updated": now}
         temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        temporary.replace(self.path)
+        try:
+            temporary.write_text(json.dumps(data, indent=1), encoding="utf-8")
+            temporary.replace(self.path)
+        except OSError as error:
+            if not self.failing:
+                log.warning("cannot write the status file %s: %s", self.path, error)
+            self.failing = True
+        else:
+            self.failing = False
 
 
 class Service:
-    """One run of the service: builds the runtime, notifies systemd, handles signals."""
+    """One run of the service: builds the runtime, notifies systemd, handles signals.
+
+    A signal only records a request and forwards it to the running runtime's
+    input queue; a request that arrives while no runtime is running (during
+    start-up or a reload) is forwarded as soon as the next one exists, so no
+    SIGTERM is ever lost. A stop request outranks a reload.
+    """
 
     def __init__(self, profile_path: Path | None, state_dir: Path, notifier: Notifier) -> None:
         self.profile_path = profile_path
         self.state_dir = state_dir
         self.notifier = notifier
         self.runtime: Any = None
+        self.stop_requested = ""
+        self.reload_requested = False
 
     def run(self) -> int:
         """Run until SIGTERM; reload on SIGHUP. Returns the exit status."""
@@ -83,25 +104,29 @@ class Service:
         self._install_signals()
         while True:
             reason = self._run_once(profile)
-            if reason != RELOAD:
-                log.info("stopped: %s", reason)
+            if self.stop_requested or not self.reload_requested:
+                self.notifier.stopping()
+                log.info("stopped: %s", self.stop_requested or reason)
                 return 0
+            self.reload_requested = False
             profile = self._reloaded(profile)
 
     def _run_once(self, profile: Profile) -> str:
         from cogtable.runtime import Runtime
 
-        self.runtime = Runtime(profile, self.state_dir, quiet=True)
-        status = StatusWriter(self.state_dir, self.runtime.status)
+        runtime = Runtime(profile, self.state_dir, quiet=True)
+        status = StatusWriter(self.state_dir, runtime.status)
         try:
-            self.runtime.start()
+            runtime.start()
             status(force=True)
-            self.notifier.ready(_describe(self.runtime.status()))
-            log.info("ready: %s", _describe(self.runtime.status()))
-            return str(self.runtime.run(heartbeat=self._heartbeat(status)))
+            self.runtime = runtime
+            self._forward()
+            self.notifier.ready(_describe(runtime.status()))
+            log.info("ready: %s", _describe(runtime.status()))
+            return str(runtime.run(heartbeat=self._heartbeat(status)))
         finally:
-            self.notifier.stopping()
-            self.runtime.stop()
+            self.runtime = None
+            runtime.stop()
             status(force=True)
 
     def _heartbeat(self, status: StatusWriter) -> Callable[[], None]:
@@ -112,9 +137,12 @@ class Service:
         return beat
 
     def _reloaded(self, current: Profile) -> Profile:
+        """The profile read again, if it is usable all the way to the camera; else ``current``."""
         self.notifier.reloading()
         try:
             profile = read_profile(self.profile_path)
+            board_geometry(profile)
+            camera_calibration(profile)
         except UserError as error:
             log.error("profile not reloaded, keeping the running one: %s", error)
             return current
@@ -127,12 +155,18 @@ class Service:
         signal.signal(signal.SIGHUP, self._reload)
 
     def _stop(self, signum: int, frame: FrameType | None) -> None:
-        if self.runtime is not None:
-            self.runtime.inputs.put(Shutdown(signal.Signals(signum).name))
+        self.stop_requested = signal.Signals(signum).name
+        self._forward()
 
     def _reload(self, signum: int, frame: FrameType | None) -> None:
-        if self.runtime is not None:
-            self.runtime.inputs.put(Shutdown(RELOAD))
+        self.reload_requested = True
+        self._forward()
+
+    def _forward(self) -> None:
+        """Put the pending request on the running runtime's queue, if one runs."""
+        runtime = self.runtime
+        if runtime is not None and (self.stop_requested or self.reload_requested):
+            runtime.inputs.put(Shutdown(self.stop_requested or RELOAD))
 
 
 def _describe(status: dict[str, Any]) -> str:
@@ -158,6 +192,16 @@ def read_status(state_dir: Path) -> dict[str, Any]:
         raise UserError(f"no status in {state_dir}: is the service running?") from error
     except (OSError, json.JSONDecodeError) as error:
         raise UserError(f"cannot read {path}: {error}") from error
-    if not isinstance(data, dict):
-        raise UserError(f"{path} does not hold a status")
+    if not isinstance(data, dict) or not _well_formed(data):
+        raise UserError(f"{path} does not hold a cogtable status")
     return data
+
+
+def _well_formed(status: dict[str, Any]) -> bool:
+    """The fields ``cogtable status`` reads have the types it expects."""
+    updated = status.get("updated", 0)
+    return (
+        isinstance(updated, int | float)
+        and not isinstance(updated, bool)
+        and isinstance(status.get("parts", {}), dict)
+    )

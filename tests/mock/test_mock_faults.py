@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cogtable.cli import main
 from cogtable.mock.players import People
 from cogtable.mock.world import MockWorld
@@ -122,7 +124,11 @@ def test_a_journal_that_is_not_sqlite_is_refused_untouched(tmp_path: Path, capsy
     assert not (tmp_path / "mock-world.json").exists()
 
 
-def test_a_bad_saved_board_is_one_clear_line(tmp_path: Path, capsys: Any) -> None:
-    (tmp_path / "mock-world.json").write_text("{not json")
+@pytest.mark.parametrize(
+    "text", ["{not json", "{}", "[]", '{"people": {"finished": false}, "world": {}}']
+)
+def test_a_bad_saved_board_is_one_clear_line(tmp_path: Path, capsys: Any, text: str) -> None:
+    (tmp_path / "mock-world.json").write_text(text)
     assert main(["sim", "kogworks", "--quiet", "--state-dir", str(tmp_path)]) == 2
-    assert "cannot read the mock board" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "cannot read the mock board" in error and error.count("\n") == 1

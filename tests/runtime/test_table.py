@@ -10,7 +10,7 @@ from cogtable.adapters import kogworks as adapter
 from cogtable.inputs import BoardSettled, BoardUnsettled, ButtonPressed, ConsoleCommand
 from cogtable.journal import Journal
 from cogtable.table import GameTable
-from games.kogworks import Place, peg_at
+from games.kogworks import Place, peg_at, peg_name
 from games.kogworks.board import ROW_COL
 from hardware.leds import Frame
 from hardware.profile import load_profile
@@ -139,3 +139,38 @@ def test_new_game_waits_for_a_cleared_board(tmp_path: Path, button: str) -> None
     table.handle(settled({**start_pieces(table), peg_at(8, 0): "red"}), 3.0)
     assert table.state.history == []
     assert table.view.verdict.pegs == (peg_at(8, 0),)
+
+
+def test_pause_stops_refereeing_and_unpause_checks_the_board(tmp_path: Path) -> None:
+    table, _ = make_table(tmp_path / "journal.sqlite3")
+    start = start_pieces(table)
+    table.handle(settled(start), 1.0)
+    table.handle(ButtonPressed("pause"), 2.0)
+    with_cog = {**start, peg_at(8, 0): "red"}
+    table.handle(settled(with_cog), 3.0)
+    assert table.state.history == [], "nothing is played while paused"
+    table.handle(ButtonPressed("new_game"), 4.0)
+    assert table.view.paused, "a new game keeps the pause"
+    table.handle(ButtonPressed("pause"), 5.0)
+    table.handle(settled(with_cog), 6.0)
+    assert table.state.history == [], "a change made while paused is shown, not played"
+    assert table.view.verdict.pegs == (peg_at(8, 0),)
+
+
+def test_a_restart_after_a_win_shows_the_finished_game(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    table, _ = make_table(path)
+    column = [peg_at(row, 0) for row in range(8, 0, -1)]
+    apart = [(9, 3), (9, 6), (7, 3), (7, 6), (5, 4), (4, 2), (3, 3)]
+    for number, peg in enumerate(column):
+        table.handle(ConsoleCommand(f"+{peg_name(peg)}"), float(number))
+        if number < len(apart):
+            row, col = apart[number]
+            table.handle(ConsoleCommand(f"+{row + 1}.{col + 1}"), float(number))
+    assert table.state.outcome() is not None
+    finished_id = table.game.id
+    table.pause()
+    again, _ = make_table(path)
+    assert again.game.id == finished_id and again.state.outcome() is not None
+    again.handle(ButtonPressed("new_game"), 1.0)
+    assert again.game.id != finished_id and again.state.outcome() is None

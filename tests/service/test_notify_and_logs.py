@@ -113,3 +113,13 @@ def test_status_without_a_service_is_a_clear_error(
 def test_a_stale_status_says_so() -> None:
     lines = format_status({"updated": 0.0, "parts": {}}, now=1000.0)
     assert "stale" in lines[-1]
+
+
+@pytest.mark.parametrize("text", ['{"updated": "x"}', '{"parts": [1]}', "[]", "{not json"])
+def test_a_malformed_status_file_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    (tmp_path / "status.json").write_text(text)
+    assert main(["status", "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "status" in err

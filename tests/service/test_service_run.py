@@ -16,10 +16,13 @@ import pytest
 
 from cogtable.journal import Journal
 from cogtable.runtime import JOURNAL_NAME
+from cogtable.service.notify import Notifier
+from cogtable.service.runner import Service, StatusWriter
 from games.kogworks import Place, peg_at
 from hardware.profile import default_profile_path
 
 HERE = Path(__file__).resolve().parent
+SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 ROOT = HERE.parents[1]
 
 
@@ -136,24 +139,71 @@ def test_sigterm_mid_game_then_the_game_resumes(
             assert list(resumed.state.history) == moves
 
 
+BROKEN = {
+    "a bad value": ("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", "board.peg_pitch_mm = -3"),
+    "a missing calibration file": (
+        "resolution = [1280, 720]",
+        'resolution = [1280, 720]\ncalibration = "/nonexistent/colours.json"',
+        "cannot read calibration file",
+    ),
+}
+
+
+@pytest.mark.parametrize("breakage", list(BROKEN))
 def test_sighup_reloads_the_profile_and_a_broken_one_is_kept_out(
-    profile: Path, notify: tuple[socket.socket, str], tmp_path: Path
+    profile: Path, notify: tuple[socket.socket, str], tmp_path: Path, breakage: str
 ) -> None:
+    old, new, message = BROKEN[breakage]
     sock, path = notify
     state_dir = tmp_path / "state"
     process = start(["-m", "cogtable"], profile, state_dir, path)
     try:
         wait_ready(sock, process, state_dir)
-        good = profile.read_text(encoding="utf-8")
-        profile.write_text(good.replace("peg_pitch_mm = 25.0", "peg_pitch_mm = -3"))
+        profile.write_text(profile.read_text(encoding="utf-8").replace(old, new))
         process.send_signal(signal.SIGHUP)
         after = messages(sock, 15.0)
         assert "RELOADING=1" in after
-        assert any(message.startswith("READY=1") for message in after), after
+        assert any(item.startswith("READY=1") for item in after), after
+        assert "STOPPING=1" not in after, "a reload is not a stop (systemd would kill us)"
         assert process.poll() is None
         took, output = stop(process)
         assert took < 2.0
     finally:
         process.kill()
     assert "profile not reloaded, keeping the running one" in output
-    assert "board.peg_pitch_mm = -3" in output
+    assert message in output
+
+
+def test_a_sigterm_during_start_up_is_not_lost(
+    profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cogtable import runtime as runtime_module
+
+    started = runtime_module.Runtime.start
+
+    def start_then_sigterm(self: runtime_module.Runtime) -> None:
+        started(self)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(runtime_module.Runtime, "start", start_then_sigterm)
+    saved = {number: signal.getsignal(number) for number in SIGNALS}
+    try:
+        service = Service(profile, tmp_path / "state", Notifier({}))
+        assert service.run() == 0
+        assert service.stop_requested == "SIGTERM"
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+def test_a_status_file_that_cannot_be_written_does_not_stop_the_table(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    writer = StatusWriter(tmp_path, lambda: {"game": "kogworks"})
+    (tmp_path / "status.tmp").mkdir()
+    writer(force=True)
+    writer(force=True)
+    assert caplog.text.count("cannot write the status file") == 1
+    (tmp_path / "status.tmp").rmdir()
+    writer(force=True)
+    assert json.loads((tmp_path / "status.json").read_text())["game"] == "kogworks"
