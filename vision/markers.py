@@ -17,6 +17,8 @@ from vision.geometry import BoardGeometry
 DICTIONARY = cv2.aruco.DICT_4X4_50
 DETECT_WIDTH = 800
 """Frames wider than this are searched for markers at this width."""
+QUICK_SIDE = 360
+"""The quick first search of a whole frame looks at it scaled to this many pixels high."""
 TRACK_SIDE = 40.0
 """Marker side (pixels) the tracker searches at: larger markers are looked for scaled down."""
 TRACK_MARGIN = 0.5
@@ -63,14 +65,25 @@ class MarkerDetector:
         self._last: dict[int, np.ndarray] = {}
 
     def detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        """Marker id -> image corners (4, 2) for the board's ids found in a grey frame."""
-        scale = min(1.0, DETECT_WIDTH / gray.shape[1])
+        """Marker id -> image corners (4, 2) for the board's ids found in a grey frame.
+
+        A quick search (small frame, one threshold window) comes first; only
+        when it misses a marker is the frame searched thoroughly.
+        """
+        quick = self._search(gray, QUICK_SIDE / min(gray.shape[:2]), self._tracker)
+        if len(quick) == len(self.geometry.markers):
+            return quick
+        return self._search(gray, DETECT_WIDTH / gray.shape[1], self._detector)
+
+    def _search(self, gray: np.ndarray, scale: float, detector) -> dict[int, np.ndarray]:
+        """The board's markers found by ``detector`` at ``scale`` (at most 1), refined."""
+        scale = min(1.0, scale)
         small = (
             gray
             if scale == 1.0
             else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         )
-        corners, ids, _rejected = self._detector.detectMarkers(small)
+        corners, ids, _rejected = detector.detectMarkers(small)
         if ids is None:
             return {}
         found = self._keep_board_ids(corners, ids.ravel(), scale)
