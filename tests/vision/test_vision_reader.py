@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
 from vision.geometry import PEGS, BoardGeometry, start_position
-from vision.markers import project
+from vision.markers import QUICK_SIDE, MarkerDetector, project
 from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, BoardReader
 from vision.renderer import Camera, Scene, random_scene
 
@@ -144,3 +145,15 @@ def test_a_smaller_frame_after_a_larger_one_is_searched_afresh() -> None:
     small = RENDERER.render(Scene(start_position(), size=(640, 480)), 2)
     assert reader.read(large[0]).ok
     assert reader.read(small[0]).position() == start_position()
+
+
+@pytest.mark.parametrize("fill", [0.4, 0.5])
+def test_the_thorough_search_finds_what_the_quick_one_misses(fill: float) -> None:
+    """A small board in a large frame: the quick search misses a marker, the fallback not."""
+    scene = Scene(start_position(), size=(1920, 1080), camera=Camera(fill=fill))
+    frame = RENDERER.render(scene, 3)[0]
+    detector = MarkerDetector(BoardGeometry())
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert len(detector._search(gray, QUICK_SIDE / 1080, detector._tracker)) < 4
+    assert sorted(detector.detect(gray)) == [0, 1, 2, 3]
+    assert BoardReader().read(frame).position() == start_position()
