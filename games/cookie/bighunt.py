@@ -98,13 +98,6 @@ class BigHuntState(CookieState):
             return tuple(seat for seat, card in enumerate(self.hunts) if card is None)
         return ()
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        acting = self.to_act()
-        if acting == (CHANCE,):
-            return [a for a, _ in self.chance_outcomes()] if player in (None, CHANCE) else []
-        seats = acting if player is None else [p for p in acting if p == player]
-        return [action for seat in seats for action in self.memo(seat, self._choices_of, seat)]
-
     def _choices_of(self, seat: int) -> list[Action]:
         if self.phase == "claim":
             return [Claim(c, player=seat) for c in self.hands[seat]]

@@ -139,6 +139,18 @@ class CookieState(State):
             self._memo[key] = compute(*args)
         return self._memo[key]
 
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Chance outcomes at a chance node; else each acting seat's choices (memoised)."""
+        acting = self.to_act()
+        if acting == (CHANCE,):
+            return [a for a, _ in self.chance_outcomes()] if player in (None, CHANCE) else []
+        seats = acting if player is None else [p for p in acting if p == player]
+        return [action for seat in seats for action in self.memo(seat, self._choices_of, seat)]
+
+    def _choices_of(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now; each variant says."""
+        raise NotImplementedError
+
     def apply(self, action: Action) -> list[Event]:
         """Check the action's field types, then apply it as :meth:`State.apply` does."""
         if isinstance(action, Action):

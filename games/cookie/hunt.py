@@ -71,13 +71,6 @@ class HuntState(CookieState):
             return (self.aiming[0],)
         return ()
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        acting = self.to_act()
-        if acting == (CHANCE,):
-            return [a for a, _ in self.chance_outcomes()] if player in (None, CHANCE) else []
-        seats = acting if player is None else [p for p in acting if p == player]
-        return [action for seat in seats for action in self.memo(seat, self._choices_of, seat)]
-
     def _choices_of(self, seat: int) -> list[Action]:
         if self.phase == "aim":
             return [Aim(t, player=seat) for t in self.allowed_targets(seat)]
