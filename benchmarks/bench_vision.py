@@ -101,6 +101,19 @@ def accuracy(renderer: Renderer, reader: BoardReader, frames: int, size) -> None
     )
 
 
+def _play_move(renderer, reader, settle, clock, frames, *, position, move) -> tuple[int, int, bool]:
+    """Feed one move's frames to the filter: commits, wrong commits, whether it settled."""
+    commits = wrong = 0
+    settled = False
+    for index, scene in enumerate(frames):
+        status = settle.update(reader.read(renderer.render(scene, move * 100 + index)[0]))
+        commits += status.new_commit
+        wrong += status.new_commit and status.committed != position
+        settled |= status.committed == position and status.state.value == "settled"
+        clock[0] += 1 / 30
+    return commits, wrong, settled
+
+
 def moves(renderer: Renderer, reader: BoardReader, count: int, size) -> None:
     clock = [0.0]
     settle = SettlingFilter(window=0.3, clock=lambda: clock[0])
@@ -116,14 +129,10 @@ def moves(renderer: Renderer, reader: BoardReader, count: int, size) -> None:
         ]
         frames[1] = replace(frames[1], held=HeldCog(PEGS[int(rng.integers(55))], "gold"))
         frames += [replace(base, position=position)] * 12
-        settled = False
-        for index, scene in enumerate(frames):
-            status = settle.update(reader.read(renderer.render(scene, move * 100 + index)[0]))
-            commits += status.new_commit
-            wrong += status.new_commit and status.committed != position
-            settled |= status.committed == position and status.state.value == "settled"
-            clock[0] += 1 / 30
-        missed += not settled
+        made, bad, settled = _play_move(
+            renderer, reader, settle, clock, frames, position=position, move=move
+        )
+        commits, wrong, missed = commits + made, wrong + bad, missed + (not settled)
     print(
         f"settling {size[0]}x{size[1]}: {count} moves with hands between them: "
         f"{commits} commits, {wrong} wrong commits, {missed} moves never settled in 12 still frames"
@@ -169,14 +178,10 @@ def lamp(renderer: Renderer, reader: BoardReader, count: int, size) -> None:
         position = random_position(rng)
         frames = [replace(base, position=position, hand=random_hand(rng, BoardGeometry()))]
         frames += [replace(base, position=position)] * (45 if move % 10 == 0 else 12)
-        settled = False
-        for index, scene in enumerate(frames):
-            status = settle.update(reader.read(renderer.render(scene, move * 100 + index)[0]))
-            commits += status.new_commit
-            wrong += status.new_commit and status.committed != position
-            settled |= status.committed == position and status.state.value == "settled"
-            clock[0] += 1 / 30
-        missed += not settled
+        made, bad, settled = _play_move(
+            renderer, reader, settle, clock, frames, position=position, move=move
+        )
+        commits, wrong, missed = commits + made, wrong + bad, missed + (not settled)
     print(
         f"lamp shadow {size[0]}x{size[1]}: {count} moves: {commits} commits, {wrong} wrong "
         f"commits, {missed} moves never settled (1.5 s for a new shadow, else 12 frames)"
