@@ -28,11 +28,12 @@ read the file while it runs; WAL lets them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -174,8 +175,8 @@ class Journal:
             connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
             connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
-    def _errors(self, doing: str) -> _SqliteErrors:
-        return _SqliteErrors(self.path, doing)
+    def _errors(self, doing: str) -> contextlib.AbstractContextManager[None]:
+        return _sqlite_errors(self.path, doing)
 
     def close(self) -> None:
         """Close the database; committed actions are already on disk."""
@@ -339,8 +340,8 @@ class Journal:
                 (game_id,),
             )
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.connection)
+    def _transaction(self) -> contextlib.AbstractContextManager[None]:
+        return _transaction(self.connection)
 
 
 class JournaledGame:
@@ -412,44 +413,24 @@ def _row_id(cursor: sqlite3.Cursor) -> int:
     return cursor.lastrowid
 
 
-class _Transaction:
+@contextlib.contextmanager
+def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any error."""
-
-    def __init__(self, connection: sqlite3.Connection) -> None:
-        self.connection = connection
-
-    def __enter__(self) -> None:
-        self.connection.execute("BEGIN IMMEDIATE")
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        try:
-            if kind is None:
-                self.connection.execute("COMMIT")
-        finally:
-            if self.connection.in_transaction:
-                self.connection.execute("ROLLBACK")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        connection.execute("COMMIT")
+    finally:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
 
 
-class _SqliteErrors:
+@contextlib.contextmanager
+def _sqlite_errors(path: Path, doing: str) -> Iterator[None]:
     """Turns sqlite3 errors into :class:`JournalError` naming the file and what was done."""
-
-    def __init__(self, path: Path, doing: str) -> None:
-        self.path = path
-        self.doing = doing
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if isinstance(error, sqlite3.Error) and not isinstance(error, sqlite3.ProgrammingError):
-            raise JournalError(f"cannot {self.doing} the journal {self.path}: {error}") from error
+    try:
+        yield
+    except sqlite3.ProgrammingError:
+        raise
+    except sqlite3.Error as error:
+        raise JournalError(f"cannot {doing} the journal {path}: {error}") from error

@@ -14,6 +14,7 @@ read as that move made again.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -166,7 +167,7 @@ class GameTable:
             return
         self.before = previous
         self.view.verdict = adapter.Verdict("in-sync", reason=action.notation())
-        self.view.accepted = adapter.Flash(_pegs_of(action), now)
+        self.view.accepted = adapter.Flash(adapter.pegs_of_action(action), now)
         self.view.message = ""
         log.info("%s played %s", previous.player_name(action.player), action.notation())
 
@@ -175,7 +176,9 @@ class GameTable:
         self.view.message = f"{action.notation()} not recorded: {error}"
         self.view.synced = False
         reason = "the move could not be recorded: put it back and make it again"
-        self.view.verdict = adapter.Verdict("out-of-sync", pegs=_pegs_of(action), reason=reason)
+        self.view.verdict = adapter.Verdict(
+            "out-of-sync", pegs=adapter.pegs_of_action(action), reason=reason
+        )
         log.warning("%s", self.view.message)
 
     def _undo(self, keep_sync: bool) -> None:
@@ -242,14 +245,11 @@ class GameTable:
         self.renderer.show(self.frame(), now)
 
     def _previous_state(self) -> State | None:
-        record = self.game.record()
+        """The position before the last move (to recognise a take-back), from memory."""
+        record = self.state.record()
         if not record.actions:
             return None
-        return replay(type(record)(record.game, record.options, record.seed, record.actions[:-1]))
-
-
-def _pegs_of(action: Any) -> tuple[int, ...]:
-    return adapter.pegs_of_action(action)
+        return replay(dataclasses.replace(record, actions=record.actions[:-1]))
 
 
 def _last_finished(journal: Journal) -> JournaledGame | None:

@@ -121,8 +121,9 @@ class Service:
             status(force=True)
             self.runtime = runtime
             self._forward()
-            self.notifier.ready(_describe(runtime.status()))
-            log.info("ready: %s", _describe(runtime.status()))
+            ready = _describe(runtime.status())
+            self.notifier.ready(ready)
+            log.info("ready: %s", ready)
             return str(runtime.run(heartbeat=self._heartbeat(status)))
         finally:
             self.runtime = None
