@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.cog.edition import ITEM_CUBES
 from games.cog.grid import Cell, Grid, is_wild
 
 
@@ -45,6 +46,10 @@ class Mat:
         """Take tiles out of the reserve (the caller has checked they are there)."""
         for tile in tiles:
             self.reserve.remove(tile)
+
+    def cubes_left(self) -> int:
+        """Item cubes still in the player's supply; a completed goal card gives its cubes back."""
+        return ITEM_CUBES - len(self.cubes)
 
     def has_tiles(self, tiles: list[str] | tuple[str, ...]) -> bool:
         """Whether the reserve holds all of ``tiles`` (with repeats)."""
@@ -102,6 +107,7 @@ class Mat:
             "items": list(self.items),
             "wild": self.wild,
             "cubes": dict(sorted(self.cubes.items())),
+            "cubes_left": self.cubes_left(),
             "goals_done": list(self.goals_done),
             "bonus_claimed": [list(cell) for cell in self.bonus_claimed],
             "pawn": self.pawn,

@@ -752,7 +752,7 @@ class CogState(State):
     def _cube_allowed(self, player: int, word: str) -> bool:
         mat, goal = self.mats[player], self.ed.goal_of_word(word)
         in_play = goal in self.goals_in_play() and goal not in mat.goals_done
-        return in_play and word not in mat.cubes
+        return in_play and word not in mat.cubes and mat.cubes_left() > 0
 
     def _place_cube(self, player: int, word: str, source: str) -> None:
         """A cube beside the word; a card with every word cubed pays its bonus."""

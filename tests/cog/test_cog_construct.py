@@ -203,8 +203,21 @@ def test_goal_card_bonus_and_cubes(construct: CogState) -> None:
     vp = mat.vp
     spell(construct, "COG", 3, 3, False)
     assert mat.goals_done == [1]
-    assert mat.cubes == {}
+    assert mat.cubes == {} and mat.cubes_left() == 12
     assert mat.vp == vp + 4
+
+
+def test_cubes_are_counted_and_none_is_placed_without_one(construct: CogState) -> None:
+    """Twelve cubes a player: each spelled goal word holds one until its card is complete."""
+    mat = construct.mats[RED]
+    give(construct, RED, "CLAMP")
+    spell(construct, "CLAMP", 3, 2, False)
+    assert mat.cubes_left() == 11
+    assert construct.view(RED)["mats"][RED]["cubes_left"] == 11
+    mat.cubes.update({f"WORD{n}": "item" for n in range(11)})
+    give(construct, RED, "OG")
+    spell(construct, "COG", 3, 2, True)
+    assert "COG" not in mat.cubes and mat.cubes_left() == 0
 
 
 def test_item_card_cube_or_bonus(construct: CogState) -> None:
