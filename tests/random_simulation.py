@@ -69,7 +69,9 @@ class SimulationChecks:
     replay_every: int = 1
     """Replay the record every this many plies (and always at the end)."""
     illegal_sample: int = 10
-    """How many non-listed candidate actions to try each ply."""
+    """How many non-listed candidate actions to try each ply that tries them."""
+    illegal_every: int = 1
+    """Try non-listed actions every this many plies (the costliest check on long games)."""
     views_every: int = 1
     """Round-trip the views through JSON every this many plies."""
 
@@ -119,7 +121,8 @@ def _play_one(state: State, rng: random.Random, run: _Run, report: SimulationRep
         if state.is_over():
             break
         check_legal_actions_apply(state, rng, checks.legal_sample, report)
-        check_illegal_refused(state, rng, checks.illegal_sample, run.illegal_candidates, report)
+        if ply % checks.illegal_every == 0:
+            check_illegal_refused(state, rng, checks.illegal_sample, run.illegal_candidates, report)
         action = pick_random_action(state, rng)
         check_action_json(action, run.action_types)
         state.apply(action)

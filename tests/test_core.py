@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from games.core import (
@@ -14,7 +16,7 @@ from games.core import (
     merge_options,
 )
 from tests import toy_game
-from tests.random_simulation import simulate
+from tests.random_simulation import SimulationChecks, SimulationReport, simulate
 
 
 def test_toy_game_passes_the_random_simulation() -> None:
@@ -27,6 +29,18 @@ def test_toy_game_passes_the_random_simulation() -> None:
     assert report.games == report.finished == 50
     assert report.plies == 50 * 3 * 3
     assert report.illegal_checked > 0
+
+
+def test_illegal_every_spaces_out_the_refusal_checks() -> None:
+    """Bulk runs try unlisted actions on every n-th ply only; every ply is still played."""
+    each, spaced = (_toy_run(SimulationChecks(illegal_sample=1, illegal_every=n)) for n in (1, 3))
+    assert spaced.plies == each.plies == 10 * 3 * 3
+    assert 0 < spaced.illegal_checked <= each.illegal_checked // 3 + 10
+
+
+def _toy_run(checks: SimulationChecks) -> SimulationReport:
+    start = partial(toy_game.new_game, None)
+    return simulate(start, toy_game.ACTIONS, games=10, replay_fn=toy_game.replay_toy, checks=checks)
 
 
 def test_the_checker_catches_an_engine_that_changes_state_before_refusing() -> None:
