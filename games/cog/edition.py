@@ -77,6 +77,63 @@ class CabinetCard:
         return f"#{self.id} {self.name} ({self.timing}, {cost}: {' '.join(self.powers)})"
 
 
+ICON_WORDS = {
+    "letter": ("a letter from the bag", "letters from the bag"),
+    "centre": ("a centre letter", "centre letters"),
+    "star": ("a star", "stars"),
+    "cabinet": ("a cabinet card", "cabinet cards"),
+}
+
+
+def describe_icons(icons: tuple[str, ...] | list[str]) -> str:
+    """Icons in words, so a player need not know the icon names.
+
+    >>> describe_icons(("letter", "star", "star", "vp3"))
+    'a letter from the bag, 2 stars and 3 VP'
+    """
+    counts = Counter(icon for icon in icons if not icon.startswith("vp"))
+    parts = [_icon_words(icon, count) for icon, count in counts.items()]
+    vp = sum(int(icon[2:]) for icon in icons if icon.startswith("vp"))
+    if vp:
+        parts.append(f"{vp} VP")
+    return _listed(parts) if parts else "nothing"
+
+
+def _icon_words(icon: str, count: int) -> str:
+    one, many = ICON_WORDS[icon]
+    return one if count == 1 else f"{count} {many}"
+
+
+def describe_card(card: CabinetCard) -> str:
+    """What a player reads on a cabinet card, in words (the engine's rules, not its fields).
+
+    >>> describe_card(CabinetCard(30, "Clamp", "item", word="CLAMP", missing=("A", "M"),
+    ...                           bonus=("vp5",)))
+    'Clamp: item CLAMP (missing A M; bonus 5 VP)'
+    >>> describe_card(CabinetCard(12, "Odd funnel", "power", "pips", (1, 3), "round",
+    ...                           ("letter", "vp1")))
+    'Odd funnel: once a round with a die showing 1 or 3, a letter from the bag and 1 VP'
+    """
+    if card.kind == "item":
+        missing = " ".join(card.missing)
+        return (
+            f"{card.name}: item {card.word} (missing {missing}; bonus {describe_icons(card.bonus)})"
+        )
+    if card.timing == "always":
+        return f"{card.name}: {_listed(list(card.wild))} are always wild"
+    powers = describe_icons(card.powers)
+    if card.timing == "immediate":
+        return f"{card.name}: when taken, {powers}"
+    if card.cost == "pips":
+        pips = " or ".join(map(str, card.pips))
+        return f"{card.name}: once a round with a die showing {pips}, {powers}"
+    return f"{card.name}: once a round with the {card.cost} die, {powers}"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 @dataclass(frozen=True)
 class GoalCard:
     """One goal card: its Roman number (1-6), its words and its bonus icons."""
