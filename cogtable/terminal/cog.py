@@ -1,9 +1,12 @@
 """``cogtable play cog``: C.O.G. in the terminal, each seat a human or a built-in player.
 
-Chance (dice, bag and deck draws) is sampled from the seed. Humans see the
-board and every mat with only their own VPs, and pick an action by its number
-or by typing its notation. ``--record FILE`` writes the game record for
-``cogtable replay``.
+Chance (dice, bag and deck draws) is sampled from the seed, or with
+``--table`` typed by a person who rolls the real dice and draws from the real
+bag and deck: the terminal says what to roll or draw and for what, and takes
+only an outcome the game allows. Humans see the board and every mat with only
+their own VPs, cabinet cards in words, and pick an action by its number or by
+typing its notation. ``--record FILE`` writes the game record for
+``cogtable replay`` (also when the input ends before the game does).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Any, TextIO
 
 from cogtable.errors import UserError
 from games import cog
+from games.cog.actions import Activate, CompleteItem, DrawCard, DrawLetter, RollDie, TakeCard
+from games.cog.edition import describe_card
 from games.cog.players import PLAYERS
 from games.cog.state import COLOURS, CogState
 from games.core import CHANCE, Action, State
@@ -25,14 +30,23 @@ SEAT_KINDS = ("human", *PLAYERS)
 MAX_PLIES = 20_000
 
 
+class InputEnded(UserError):
+    """The input ended while the game still waited for an answer."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Players, seed, seats, edition file and record file."""
+    """Players, seed, seats, table mode, edition file and record file."""
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="2 to 4")
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and draws")
     parser.add_argument(
         "--seats",
         default="",
         help="comma list, one per seat: human, random or greedy (default: human,random,...)",
+    )
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="a person types every die roll and every letter and card drawn (default: seeded)",
     )
     parser.add_argument("--edition", default="", help="your own edition data file (TOML)")
     parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
@@ -51,24 +65,36 @@ def parse_seats(text: str, players: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play one game to the end and print the result."""
+    """Play one game to the end (or until a human quits) and print the result."""
     seats = parse_seats(args.seats, args.players)
-    options = {"players": args.players, "edition": args.edition}
-    state = cog.new_game(options, args.seed)
-    rng = random.Random(args.seed)
+    state = cog.new_game({"players": args.players, "edition": args.edition}, args.seed)
     out = sys.stdout
-    for _ in range(MAX_PLIES):
-        if state.is_over():
-            break
-        action = _next_action(state, seats, rng, args.quiet, out)
-        if action is None:
-            out.write("Game abandoned.\n")
-            break
-        state.apply(action)
+    try:
+        _play(state, seats, args, out)
+    except InputEnded as ended:
+        if args.record:
+            _write_record(state, args.record)
+            raise InputEnded(f"{ended}; the game so far is in {args.record}") from None
+        raise
     if args.record:
         _write_record(state, args.record)
     out.write(render(state) + "\n")
     return 0
+
+
+def _play(state: CogState, seats: list[str], args: argparse.Namespace, out: TextIO) -> None:
+    """Apply one action after another until the game ends or a human quits."""
+    rng = random.Random(args.seed)
+    for _ in range(MAX_PLIES):
+        if state.is_over():
+            return
+        action = _next_action(state, seats, rng, args, out)
+        if action is None:
+            out.write("Game abandoned.\n")
+            return
+        events = state.apply(action)
+        if not args.quiet:
+            out.writelines(f"  . {event.describe()}\n" for event in events)
 
 
 def _write_record(state: State, path: Path) -> None:
@@ -79,34 +105,45 @@ def _write_record(state: State, path: Path) -> None:
 
 
 def _next_action(
-    state: CogState, seats: list[str], rng: random.Random, quiet: bool, out: TextIO
+    state: CogState, seats: list[str], rng: random.Random, args: argparse.Namespace, out: TextIO
 ) -> Action | None:
     acting = state.to_act()
     if acting == (CHANCE,):
-        return state.sample_chance()
+        return ask_chance(state, out) if args.table else state.sample_chance()
     humans = [p for p in acting if seats[p] == "human"]
     if humans:
-        return _ask(state, humans[0], out)
+        return ask_choice(state, humans[0], out)
     player = rng.choice(acting)
     action = PLAYERS[seats[player]](state, player, rng)
-    if not quiet:
-        out.write(f"{COLOURS[player]}: {action.notation()}\n")
+    if not args.quiet:
+        out.write(f"{COLOURS[player]}: {action.notation()}{_explained(state, action)}\n")
     return action
 
 
-def _ask(state: CogState, player: int, out: TextIO) -> Action | None:
+def _read_answer(waiting_for: str) -> str:
+    """One line of input, stripped; the end of input is an :class:`InputEnded`."""
+    line = sys.stdin.readline()
+    if not line:
+        raise InputEnded(f"the input ended while waiting for {waiting_for}")
+    return line.strip()
+
+
+# -- a human's choice ----------------------------------------------------------
+
+
+def ask_choice(state: CogState, player: int, out: TextIO) -> Action | None:
     """Show the position and the numbered choices; read one until it is valid."""
     out.write(render(state, player) + "\n")
     legal = list(state.legal_actions(player))
     for number, action in enumerate(legal, start=1):
-        out.write(f"  {number:3d}. {action.notation()}\n")
+        out.write(f"  {number:3d}. {action.notation()}{_explained(state, action)}\n")
     while True:
         out.write(f"{COLOURS[player]}, your choice (number or notation, q to quit): ")
         out.flush()
-        answer = sys.stdin.readline()
-        if not answer or answer.strip() == "q":
+        answer = _read_answer(f"{COLOURS[player]}'s choice")
+        if answer == "q":
             return None
-        chosen = _match(answer.strip(), legal)
+        chosen = _match(answer, legal)
         if chosen is not None:
             return chosen
         out.write("  not one of the choices above\n")
@@ -118,12 +155,125 @@ def _match(answer: str, legal: list[Action]) -> Action | None:
     return next((action for action in legal if action.notation() == answer), None)
 
 
+def _explained(state: CogState, action: Action) -> str:
+    """The card an action names, in words (empty for actions that name none)."""
+    if isinstance(action, Activate | CompleteItem):
+        return f"  = {describe_card(state.card(action.card))}"
+    if isinstance(action, TakeCard):
+        return f"  = {_card_slot_words(state, action)}"
+    return ""
+
+
+def _card_slot_words(state: CogState, action: TakeCard) -> str:
+    card_id = state.card_slots[action.slot]
+    if card_id is None:
+        return "an empty slot: no card"
+    name = describe_card(state.card(card_id))
+    return f"discard {name.split(':')[0]}, draw the deck's top card" if action.swap else name
+
+
+# -- chance typed by a person at the table -----------------------------------
+
+
+def ask_chance(state: CogState, out: TextIO) -> Action:
+    """Ask what the table rolled or drew; only an outcome the game allows is taken."""
+    outcomes = [action for action, _ in state.chance_outcomes()]
+    question = chance_question(state)
+    while True:
+        out.write(f"{question} ")
+        out.flush()
+        answer = _read_answer("what the table rolled or drew")
+        chosen = _chance_match(state, answer, outcomes)
+        if chosen is not None:
+            return chosen
+        out.write(f"  {_refusal(state, answer, outcomes)}\n")
+
+
+def chance_question(state: CogState) -> str:
+    """What the table must roll or draw now and what for, with the answers allowed."""
+    view = state.view()
+    head = view["queue"][0]
+    kind, args = head[0], head[1:]
+    if kind in ("goal", "roll", "reroll", "neutral"):
+        return f"{_roll_purpose(view, kind, args)} (1 to 6):"
+    if kind in ("card_slot", "card"):
+        where = f"cabinet slot {args[0] + 1}" if kind == "card_slot" else COLOURS[args[0]]
+        return f"Draw a cabinet card for {where} (name or number; {view['deck_size']} in the deck):"
+    return (
+        f"Draw a letter from the bag for {_letter_purpose(view, kind, args)} ({_bag_words(state)}):"
+    )
+
+
+def _roll_purpose(view: dict[str, Any], kind: str, args: list[Any]) -> str:
+    if kind == "goal":
+        return "Roll a die to remove the goal card of that number"
+    if kind == "neutral":
+        return "Roll a die for the neutral pawns (both move that far)"
+    if kind == "roll":
+        return f"Roll the {view['dice'][args[0]][0]} die for die slot {args[0] + 1}"
+    die = view["mats"][args[0]]["die"]
+    return f"Re-roll the {view['dice'][die][0]} die for {COLOURS[args[0]]}"
+
+
+def _letter_purpose(view: dict[str, Any], kind: str, args: list[Any]) -> str:
+    if kind == "centre_fill":
+        return f"centre square {args[0] + 1}"
+    if kind == "slot":
+        return f"top slot {args[0] + 1}" + (" (face down: wild)" if args[1] else "")
+    if kind == "tobonus":
+        return f"the turn-order #{view['players']} bonus"
+    return COLOURS[args[0]]
+
+
+def _bag_words(state: CogState) -> str:
+    bag = state.snapshot()["bag"]
+    return "letters left: " + " ".join(f"{letter}:{count}" for letter, count in bag.items())
+
+
+def _chance_match(state: CogState, answer: str, outcomes: list[Action]) -> Action | None:
+    """The outcome ``answer`` names (die face, letter, card number or name), if allowed."""
+    text = answer.strip().lstrip("#").casefold()
+    for action in outcomes:
+        if _names(state, action, text):
+            return action
+    return None
+
+
+def _names(state: CogState, action: Action, text: str) -> bool:
+    if isinstance(action, RollDie):
+        return text == str(action.value)
+    if isinstance(action, DrawLetter):
+        return text == action.letter.casefold()
+    assert isinstance(action, DrawCard)
+    card = state.card(action.card)
+    names = (str(card.id), card.name.casefold(), card.word.casefold())
+    return bool(text) and text in names
+
+
+def _refusal(state: CogState, answer: str, outcomes: list[Action]) -> str:
+    """One line: why ``answer`` is refused and what is allowed."""
+    first = outcomes[0]
+    if isinstance(first, RollDie):
+        return f"{answer!r} is not a die face: type a number 1 to 6"
+    if isinstance(first, DrawLetter):
+        letters = " ".join(action.letter for action in outcomes)  # type: ignore[attr-defined]
+        if len(answer) == 1 and answer.isalpha():
+            return f"there is no {answer.upper()} left in the bag: type one of {letters}"
+        return f"{answer!r} is not a letter: type one of {letters}"
+    deck = ", ".join(f"#{a.card} {state.card(a.card).name}" for a in outcomes)  # type: ignore[attr-defined]
+    return f"{answer!r} is not a card in the deck: type its number or name, one of {deck}"
+
+
+# -- drawing a position ------------------------------------------------------
+
+
 def render(state: State, player: int | None = None) -> str:
     """The board and every mat as text; VPs only for ``player`` (all of them at the end)."""
+    assert isinstance(state, CogState)
     view = state.view(player)
-    lines = [_board_line(view), *_board_details(view)]
+    lines = [_board_line(view), *_board_details(view), *_cabinet_lines(state, view)]
     for seat, mat in enumerate(view["mats"]):
-        lines.extend(_mat_lines(seat, mat))
+        lines.extend(_mat_lines(state, seat, mat))
     if view["final"]:
         lines.append(_final_line(view["final"]))
     return "\n".join(lines)
@@ -140,20 +290,40 @@ def _board_line(view: dict[str, Any]) -> str:
 def _board_details(view: dict[str, Any]) -> list[str]:
     centre = " ".join(letter or "_" for letter in view["centre"])
     top = " | ".join(f"{tiles or '-'}{'*' * stars}" for tiles, stars, _ in view["top"].values())
-    cards = " ".join(f"#{card}" if card is not None else "-" for card, _ in view["cards"])
     dice = " ".join(f"{colour}:{value}" for colour, value, _ in view["dice"])
-    return [f"  centre {centre}   top {top}   cabinet {cards}   dice {dice}"]
+    return [f"  centre {centre}   top {top}   dice {dice}   deck {view['deck_size']}"]
 
 
-def _mat_lines(seat: int, mat: dict[str, Any]) -> list[str]:
+def _cabinet_lines(state: CogState, view: dict[str, Any]) -> list[str]:
+    """One line per cabinet slot: the card in words and whose cog is on it."""
+    lines = []
+    for slot, (card_id, cog_of) in enumerate(view["cards"], start=1):
+        card = describe_card(state.card(card_id)) if card_id is not None else "-"
+        taken = f"  [{COLOURS[cog_of]}'s cog]" if cog_of is not None else ""
+        lines.append(f"  cabinet slot {slot}: {card}{taken}")
+    return lines
+
+
+def _mat_lines(state: CogState, seat: int, mat: dict[str, Any]) -> list[str]:
     vp = "hidden" if mat["vp"] is None else mat["vp"]
+    items = ", ".join(state.card(card_id).word for card_id in mat["items"]) or "-"
+    cubed = " ".join(mat["cubes"]) or "-"
     head = (
         f"{COLOURS[seat]}: reserve {mat['reserve'] or '-'}  stars {mat['stars']}  VP {vp}  "
-        f"pawn {mat['pawn']}  cards {mat['cards']}  items {len(mat['items'])}  "
-        f"cubes {sorted(mat['cubes'])}  goals done {mat['goals_done']}"
+        f"pawn {mat['pawn']}  items {len(mat['items'])} ({items})  "
+        f"cubes beside {cubed}  cubes left {mat['cubes_left']}  goals done {mat['goals_done']}"
     )
     grid = ["    " + row for row in mat["grid"]["rows"]] if mat["grid"]["words"] else []
-    return [head, *grid]
+    return [head, *_held_cards(state, mat), *grid]
+
+
+def _held_cards(state: CogState, mat: dict[str, Any]) -> list[str]:
+    """The cabinet cards a player holds, one line each (used ones marked for this round)."""
+    return [
+        f"    card: {describe_card(state.card(card_id))}"
+        + (" (used this round)" if card_id in mat["used"] else "")
+        for card_id in mat["cards"]
+    ]
 
 
 def _final_line(final: list[dict[str, int]]) -> str:
