@@ -50,7 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--edition", default="", help="your own edition data file (TOML)")
     parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
-    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the result (with --table also the questions and what happened)",
+    )
 
 
 def parse_seats(text: str, players: int) -> list[str]:
@@ -93,7 +97,7 @@ def _play(state: CogState, seats: list[str], args: argparse.Namespace, out: Text
             out.write("Game abandoned.\n")
             return
         events = state.apply(action)
-        if not args.quiet:
+        if args.table or not args.quiet:  # the table must hear "the spare tiles go in"
             out.writelines(f"  . {event.describe()}\n" for event in events)
 
 
