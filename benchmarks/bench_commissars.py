@@ -3,7 +3,9 @@
 Run: ``.venv/bin/python benchmarks/bench_commissars.py [--games N]``. Each game
 is played by uniformly random players (chance sampled from the seed) with
 preconstructed decks and leaders until a Revolution succeeds or the default
-turn cap ends it.
+turn cap ends it. The last table times ``to_act`` alone (it is called on every
+action, and asks every other player's hand whether it holds a playable Blitz)
+on positions taken from such games.
 """
 
 from __future__ import annotations
@@ -30,6 +32,29 @@ def play_one(players: int, seed: int) -> tuple[int, str]:
     return len(state.history), outcome.reason
 
 
+def positions(players: int, seed: int, every: int = 7) -> list[commissars.CommissarsState]:
+    """Copies of every ``every``-th position of one random game."""
+    state = commissars.new_game({"players": players, "leaders": True}, seed)
+    rng, kept = random.Random(seed), []
+    while not state.is_over():
+        if len(state.history) % every == 0:
+            kept.append(state.clone())
+        actor = state.to_act()[0]
+        action = state.sample_chance() if actor == CHANCE else random_player(state, actor, rng)
+        state.apply(action)
+    return kept
+
+
+def to_act_rate(players: int, games: int, repeats: int = 20) -> float:
+    """``to_act`` calls per second over positions from ``games`` random games."""
+    states = [state for seed in range(games) for state in positions(players, seed)]
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for state in states:
+            state.to_act()
+    return repeats * len(states) / (time.perf_counter() - start)
+
+
 def main() -> None:
     """Print games per second and actions per second for each player count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -46,6 +71,9 @@ def main() -> None:
             f"{players:7d}  {args.games:5d}  {args.games / elapsed:7.1f}  "
             f"{actions / elapsed:9.0f}  {actions / args.games:12.0f}  {capped:6d}"
         )
+    print("players  to_act calls/s")
+    for players in range(2, 7):
+        print(f"{players:7d}  {to_act_rate(players, max(1, args.games // 10)):14.0f}")
 
 
 if __name__ == "__main__":

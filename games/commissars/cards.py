@@ -11,6 +11,7 @@ from __future__ import annotations
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -147,6 +148,25 @@ class CardSet:
     def factions(self) -> tuple[str, ...]:
         """The faction keys, in the data file's order."""
         return tuple(self.leaders)
+
+    @cached_property
+    def blitz_names(self) -> frozenset[str]:
+        """Cards playable outside your own turn with the stack empty.
+
+        Blitz types and paid Blitzes (Hire Assassin), except those whose target
+        is a card on the stack (counters, Doublespeak, Define the Truth). A
+        quick filter: a hand without any of these cannot interject.
+        """
+        return frozenset(
+            card.name
+            for card in self.cards.values()
+            if (card.type in ("Blitz", "Counter Propaganda") or card.blitz_cost)
+            and card.target not in ("entry", "retype")
+        )
+
+    def leader_faction(self, name: str) -> str:
+        """The faction key of the leader card called ``name`` ('' if there is none)."""
+        return next((key for key, leader in self.leaders.items() if leader.name == name), "")
 
     def faction_deck(self, faction: str) -> Counter[str]:
         """The preconstructed 30-card deck of ``faction``."""

@@ -7,7 +7,19 @@ Who acts is decided in this order (see :meth:`CommissarsState.to_act`):
 2. an open response window: the one player whose turn it is to respond; the
    window closes (and the top card resolves) after every player passed in a row;
 3. the draft: every player who has not picked from their packet yet;
-4. the active player in their Discard/Draw, Propaganda or Action phase.
+4. the active player in their Discard/Draw, Propaganda or Action phase, then
+   every other player who holds a Blitz they could play right now (a Blitz
+   card with a legal target, or a card playable as a Blitz by paying its cost,
+   such as Hire Assassin). The rulebook lets anyone play Blitz cards "at any
+   time"; such a player is never obliged to, so only their Blitz plays are
+   listed (no Pass). A Blitz played this way goes on the stack and opens the
+   response window as usual; when the stack is empty again the game is where
+   it was (same phase, same active player, same actions left).
+
+The Produce step's two flips are chance and happen at once, with nobody to
+wait for. A Blitz "between Produce and Discard/Draw" is therefore played at
+the start of Discard/Draw, the first waiting point after the flips, before the
+active player discards anything.
 """
 
 from __future__ import annotations
@@ -72,6 +84,7 @@ class CommissarsState(Effects, State):
         self.resolving_sent = 0
         self._new_tasks: list[Task] = []
         self._events: list[Happened] = []
+        self._others_of = tuple(tuple(self.others(p)) for p in range(self.num_players))
 
     # -- setup -----------------------------------------------------------------
 
@@ -113,7 +126,38 @@ class CommissarsState(Effects, State):
             return (self.window[0],)
         if self.phase == "draft":
             return tuple(p for p in range(self.num_players) if not self.picked[p])
+        if self.phase in MAIN_PHASES:
+            return (self.active, *self._interjectors())
         return (self.active,)
+
+    def may_blitz(self) -> list[int]:
+        """The other players who could play a Blitz now, while the active player is waited for.
+
+        Called on every ``to_act``, so a hand is checked card by card only when
+        it holds a Blitz-capable card at all (a cheap set test first). The stack
+        is empty here (a window is open whenever it is not), so cards that
+        target a stack entry are left out of that set.
+        """
+        if self.tasks or self.window is not None or self.phase not in MAIN_PHASES:
+            return []
+        return self._interjectors()
+
+    def _interjectors(self) -> list[int]:
+        blitz_names, seats = self.cards.blitz_names, self.seats
+        return [
+            p
+            for p in self._others_of[self.active]
+            if not blitz_names.isdisjoint(seats[p].hand) and self._holds_playable_blitz(p)
+        ]
+
+    def _holds_playable_blitz(self, player: int) -> bool:
+        hand, blitz_names = self.seats[player].hand, self.cards.blitz_names
+        for name in hand:
+            if name in blitz_names:
+                card = self.card(name)
+                if self._play_modes(card, player, True) and self.targets(card, player):
+                    return True
+        return False
 
     def legal_actions(self, player: int | None = None) -> Sequence[Action]:
         acting = self.to_act()
@@ -143,13 +187,17 @@ class CommissarsState(Effects, State):
             return [*self._plays(player, in_window=True), Pass(player=player)]
         if self.phase == "draft":
             return [Pick(name, player=player) for name in sorted(self.seats[player].packet)]
+        if player != self.active:
+            return list(self._plays(player, in_window=True))  # Blitz plays only
         if self.phase == "discard":
             return self._discard_phase_options(player)
         return [*self._plays(player, in_window=False), EndPhase(player=player)]
 
     def _discard_phase_options(self, player: int) -> list[Action]:
+        """Discards, Blitz plays, and ending the phase once the hand fits the limit."""
         hand = self.seats[player].hand
         options: list[Action] = [Discard(name, player=player) for name in sorted(hand)]
+        options.extend(self._plays(player, in_window=True))
         if hand.total() <= self.hand_limit:
             options.append(EndPhase(player=player))
         return options
@@ -299,6 +347,11 @@ class CommissarsState(Effects, State):
             if action.card not in self.seats[action.player].hand:
                 return f"{action.card} is not in {self.player_name(action.player)}'s hand"
             return f"{action.notation()} is not allowed now ({self.waiting_for()})"
+        if action.player in self.may_blitz():
+            return (
+                f"{self.player_name(action.player)} may only play a Blitz now "
+                f"(it is {self.player_name(self.active)}'s {self.phase} phase)"
+            )
         return f"{action.notation()} is not possible now ({self.waiting_for()})"
 
     def _answer_task(self, task: Task, action: Action) -> None:
@@ -550,7 +603,9 @@ class CommissarsState(Effects, State):
             return f"{names} to decide ({' '.join(str(part) for part in self.tasks[0][::2])})"
         if self.window is not None:
             return f"{names} to respond to {self.stack[-1].card} or pass"
-        return f"{names} ({self.phase} phase)"
+        text = f"{self.player_name(self.active)} ({self.phase} phase)"
+        interjecting = ", ".join(self.player_name(p) for p in acting if p != self.active)
+        return f"{text}; {interjecting} may play a Blitz" if interjecting else text
 
     def view(self, player: int | None = None) -> dict[str, Any]:
         view = self._public_view()
@@ -577,6 +632,7 @@ class CommissarsState(Effects, State):
             "stack": [entry.to_json() for entry in self.stack],
             "window": window,
             "to_act": list(self.to_act()),
+            "may_blitz": self.may_blitz() if self.winner < 0 and not self.ended else [],
             "waiting_for": self.waiting_for(),
             "winner": self.winner,
         }

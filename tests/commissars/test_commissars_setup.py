@@ -112,7 +112,9 @@ def test_views_hide_hands_and_decks_and_show_discards_and_the_stack() -> None:
     assert all("hand" not in seat for seat in state.view(1)["players"])
     assert table["players"][0]["discard"] == state.seats[0].discard
     assert "deck" not in json.dumps(table["players"]).replace("deck_size", "")
-    assert table["stack"] == [] and table["to_act"] == [0]
+    assert table["stack"] == [] and table["to_act"] == [0, *table["may_blitz"]]
+    blitz_names = commissars.card_set().blitz_names
+    assert all(not blitz_names.isdisjoint(state.seats[p].hand) for p in table["may_blitz"])
 
 
 @pytest.mark.parametrize(
@@ -140,7 +142,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     for action, words in [
         (Play(missing, player=0), "not in player 1's hand"),
         (Discard(missing, player=0), "not possible now"),
-        (EndPhase(player=1), "not player 2's turn"),
+        (EndPhase(player=1), "not player 2's turn|player 2 may only play a Blitz"),
         (TopCard("Propaganda", player=CHANCE), "nothing is left to chance|chance"),
     ]:
         with pytest.raises(IllegalAction, match=words):

@@ -16,6 +16,7 @@ def test_the_rulebooks_blitz_timing_example_ends_with_anastasias_win() -> None:
          deck=["Military Action", "Our Glorious Leader"], citizens="CCCCBP")  # fmt: skip
     give(state, boris, hand=["Stifle Free Speech", "Assassinate"], citizens="PB")
     assert state.seats[anastasia].points() == 15
+    assert state.to_act() == (anastasia, boris)  # Boris could Assassinate as a Blitz already
 
     revolution = play(state, "Revolution", anastasia)
     assert state.view(None)["window"]["next"] == boris
