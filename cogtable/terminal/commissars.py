@@ -4,18 +4,24 @@ Seats are ``human`` or a built-in player (``random``, ``greedy``). With more
 than one human the screen is cleared and the next human is asked to take over
 before their hand is shown (pass-and-play). Chance (draws, flips, deals) is
 drawn from the seed, as a simulated table would.
+
+Blitz cards may be played at any time: before the active player acts in a
+phase, every other seat holding a playable Blitz is asked once in that phase of
+that turn whether to play one now (a human by a prompt, a built-in player by
+:func:`games.commissars.players.wants_to_interject`).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogtable.errors import UserError
 from games import commissars
 from games.commissars.cards import KIND_NAMES
-from games.commissars.players import PLAYERS
+from games.commissars.players import PLAYERS, wants_to_interject
 from games.commissars.state import CommissarsState
 from games.core import CHANCE, Action
 
@@ -41,6 +47,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
 
 
+@dataclass
+class Session:
+    """The seats of one terminal game and what the screen and the prompts remember."""
+
+    seats: list[str]
+    rng: random.Random
+    shown: int = -1
+    asked: set[tuple[int, str, int]] = field(default_factory=set)
+
+    def is_human(self, player: int) -> bool:
+        """True for a seat played at the keyboard."""
+        return self.seats[player] == "human"
+
+    def humans(self) -> int:
+        """How many seats are played at the keyboard."""
+        return self.seats.count("human")
+
+
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end; 0 when it finished."""
     seats = _seats(args.seats, args.players)
@@ -52,22 +76,49 @@ def run(args: argparse.Namespace) -> int:
         "max_turns": args.max_turns,
     }
     state = commissars.new_game(options, args.seed)
-    rng = random.Random(args.seed)
-    humans = [seat == "human" for seat in seats]
-    shown = -1
+    session = Session(seats, random.Random(args.seed))
     while not state.is_over():
-        actor = state.to_act()[0]
-        if actor == CHANCE:
+        if state.to_act()[0] == CHANCE:
             _apply(state, state.sample_chance(), quiet=True)
             continue
-        if humans[actor]:
-            shown = _hand_over(state, actor, shown, sum(humans))
-            action = _ask(state, actor)
-        else:
-            action = PLAYERS[seats[actor]](state, actor, rng)
+        action = interjection(state, session) or _active_choice(state, session)
         _apply(state, action, quiet=False)
     _finish(state, args.record)
     return 0
+
+
+def _active_choice(state: CommissarsState, session: Session) -> Action:
+    """The choice of the first player in ``to_act`` (the active player, or a responder)."""
+    actor = state.to_act()[0]
+    if session.is_human(actor):
+        session.shown = _hand_over(state, actor, session.shown, session.humans())
+        return _ask(state, actor)
+    return PLAYERS[session.seats[actor]](state, actor, session.rng)
+
+
+def interjection(state: CommissarsState, session: Session) -> Action | None:
+    """A Blitz another seat plays before the active player acts, if any seat wants one.
+
+    Each seat is asked at most once per phase of each turn, not before every
+    single discard.
+    """
+    for player in state.may_blitz():
+        key = (state.turn, state.phase, player)
+        if key in session.asked:
+            continue
+        session.asked.add(key)
+        action = _offer_blitz(state, session, player)
+        if action is not None:
+            return action
+    return None
+
+
+def _offer_blitz(state: CommissarsState, session: Session, player: int) -> Action | None:
+    if not session.is_human(player):
+        return wants_to_interject(state, player, session.rng, session.seats[player])
+    session.shown = _hand_over(state, player, session.shown, session.humans())
+    print(render(state, player))
+    return _pick(state, player, "play a Blitz now? (number, or Enter to let the game go on)")
 
 
 def _seats(text: str, players: int) -> list[str]:
@@ -103,16 +154,31 @@ def _hand_over(state: CommissarsState, player: int, shown: int, humans: int) -> 
 def _ask(state: CommissarsState, player: int) -> Action:
     """Show the player's view and their choices; read a number until it is valid."""
     print(render(state, player))
+    action = _pick(state, player, "")
+    assert action is not None
+    return action
+
+
+def _pick(state: CommissarsState, player: int, question: str) -> Action | None:
+    """List the player's choices and read one; with a ``question``, Enter declines."""
     actions = list(state.legal_actions(player))
     for number, action in enumerate(actions, start=1):
         print(f"  {number:3d}. {action.notation()}")
+    name = state.player_name(player)
+    prompt = (
+        f"{name.capitalize()}: {question} "
+        if question
+        else f"{name}, choose 1-{len(actions)} (q quits): "
+    )
     while True:
-        answer = _read(f"{state.player_name(player)}, choose 1-{len(actions)} (q quits): ")
-        if answer.strip().lower() == "q":
+        answer = _read(prompt).strip()
+        if answer.lower() == "q":
             raise UserError("game abandoned")
-        if answer.strip().isdigit() and 1 <= int(answer) <= len(actions):
+        if question and not answer:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(actions):
             return actions[int(answer) - 1]
-        print(f"  '{answer.strip()}' is not a choice; type a number from 1 to {len(actions)}.")
+        print(f"  '{answer}' is not a choice; type a number from 1 to {len(actions)}.")
 
 
 def _read(prompt: str) -> str:

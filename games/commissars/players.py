@@ -2,6 +2,10 @@
 
 A player is a function ``(state, player, rng) -> Action`` that picks one of
 ``state.legal_actions(player)``; it never sees more than the rules let it use.
+
+A player who is in ``to_act`` only because they could play a Blitz during
+someone else's phase (``state.may_blitz()``) is never obliged to: a front end
+asks :func:`wants_to_interject` instead, which may return ``None``.
 """
 
 from __future__ import annotations
@@ -67,6 +71,38 @@ def _target_score(state: CommissarsState, player: int, target: int, kind: str, e
     elif stacked is not None:
         score -= 20.0
     return score
+
+
+INTERJECT_CHANCE = 0.05
+"""How often the random player plays a Blitz when it may interject."""
+INTERJECT_SCORE = 3.0
+"""The greedy player interjects only with a Blitz scoring at least this."""
+
+
+def wants_to_interject(
+    state: CommissarsState, player: int, rng: random.Random, kind: str = "greedy"
+) -> Action | None:
+    """A Blitz ``player`` plays now in another player's phase, or ``None`` to let play go on.
+
+    ``random`` interjects now and then with any of its Blitz plays; ``greedy``
+    only with one that clearly pays (such as Hire Assassin on a leader's
+    Commissar), never with a Military Action that would do nothing.
+    """
+    if player not in state.may_blitz():
+        return None
+    plays = list(state.legal_actions(player))
+    if kind == "random":
+        return rng.choice(plays) if rng.random() < INTERJECT_CHANCE else None
+    rng.shuffle(plays)
+    best = max(plays, key=lambda action: _interject_score(state, player, action))
+    return best if _interject_score(state, player, best) >= INTERJECT_SCORE else None
+
+
+def _interject_score(state: CommissarsState, player: int, action: Action) -> float:
+    effect = state.card(action.card).effect if isinstance(action, Play) else ()
+    if any(step.op == "extra_action" for step in effect):
+        return -1.0  # an extra Action outside your own turn is wasted
+    return _score(state, player, action)
 
 
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}

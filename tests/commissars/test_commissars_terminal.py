@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,9 @@ import pytest
 from cogtable.cli import main
 from cogtable.terminal import commissars as front_end
 from games import commissars
+from games.commissars import Discard, Play
 from games.core import Record, replay
+from tests.commissars.commissars_table import give, table
 
 
 def test_a_game_of_built_in_players_finishes_and_writes_a_record(
@@ -82,3 +85,53 @@ def test_render_shows_the_stack_and_only_the_asked_hand() -> None:
     text = front_end.render(state)
     assert "Your hand" not in text and "Waiting for player 1" in text
     assert "Your hand:" in front_end.render(state, 0)
+
+
+def test_a_human_is_asked_once_per_phase_whether_to_blitz_and_enter_declines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    assert main(["play", "commissars", "--seats", "greedy,human", "--seed", "5"]) == 2
+    out = capsys.readouterr().out
+    question = "Player 2: play a Blitz now? (number, or Enter to let the game go on)"
+    first, second = out.split(question)[1:3]
+    assert "player 1: end phase" in first  # declined: the discard phase went on
+    assert "propaganda phase" in first and "play Propaganda" in second
+    assert out.count(question) == 2
+
+
+def test_a_human_blitz_in_another_players_phase_goes_on_the_stack(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert main(["play", "commissars", "--seats", "greedy,human", "--seed", "5"]) == 2
+    out = capsys.readouterr().out
+    assert "player 2: play Doublethink" in out
+    assert "Waiting for player 2 to respond to Doublethink or pass" in out
+
+
+def test_the_blitz_question_is_not_repeated_before_every_discard(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = table(phase="discard")
+    give(state, 0, hand=["Propaganda"] * 9)
+    give(state, 1, hand=["Doublethink"])
+    session = front_end.Session(["greedy", "human"], random.Random(0))
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert front_end.interjection(state, session) is None
+    state.apply(Discard("Propaganda", player=0))
+    assert front_end.interjection(state, session) is None  # no second question: stdin is empty
+    assert capsys.readouterr().out.count("play a Blitz now?") == 1
+    state.phase = "propaganda"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert front_end.interjection(state, session) == Play("Doublethink", player=1)
+
+
+def test_built_in_seats_use_the_interject_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = table(phase="discard")
+    give(state, 0, hand=["Propaganda"], citizens="CCCCB")
+    give(state, 1, hand=["Hire Assassin"], citizens="P")
+    session = front_end.Session(["human", "greedy"], random.Random(0))
+    action = front_end.interjection(state, session)
+    assert action == Play("Hire Assassin", 0, "C", blitz=True, player=1)
+    assert front_end.interjection(state, session) is None  # asked once this phase
