@@ -40,7 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: human for player 1, greedy for the rest)",
     )
     parser.add_argument("--decks", default="preconstructed", choices=commissars.state.DECK_MODES)
-    parser.add_argument("--leaders", action="store_true", help="play with Faction Leaders")
+    parser.add_argument(
+        "--leaders",
+        nargs="?",
+        const="choose",
+        choices=commissars.LEADER_DEALS,
+        help="play with Faction Leaders: 'choose' (the default: each seat's faction) "
+        "or 'random' (dealt at random; preconstructed decks follow the dealt leader)",
+    )
     parser.add_argument("--factions", default="", help="comma-separated faction per seat")
     parser.add_argument("--max-turns", type=int, default=300, help="turn cap (0: none)")
     parser.add_argument("--seed", type=int, default=0, help="seed for chance and built-in players")
@@ -71,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     options = {
         "players": args.players,
         "decks": args.decks,
-        "leaders": args.leaders,
+        "leaders": args.leaders is not None,
+        "leader_deal": args.leaders or "choose",
         "factions": args.factions,
         "max_turns": args.max_turns,
     }

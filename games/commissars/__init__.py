@@ -7,7 +7,12 @@ Options:
 - ``decks``: ``preconstructed`` (faction decks), ``random`` (18 random + 12 core)
   or ``draft`` (8 random + 10-card pick-and-pass rounds + 12 core);
 - ``leaders``: play with Faction Leaders (each seat's leader matches its faction);
-- ``factions``: comma-separated faction per seat (empty: the data file's order);
+- ``leader_deal``: with leaders, ``choose`` (each seat's leader is its faction
+  from ``factions``) or ``random`` (the rulebook's "randomly deal out": each
+  seat is dealt one leader as a chance outcome, named by the leader card, and
+  with preconstructed decks plays the faction deck of the leader it was dealt);
+- ``factions``: comma-separated faction per seat (empty: the data file's order;
+  not with ``leader_deal = "random"``, where the deal decides);
 - ``first_player``: the seat that starts (0-based);
 - ``max_turns``: end the game without a winner after this many turns (0: never).
   Random players can stall (nobody reaches 15 points, or a Revolution is
@@ -27,10 +32,12 @@ from .cards import CardSet, load_cards
 from .state import DECK_MODES, CommissarsState
 
 NAME = "commissars"
+LEADER_DEALS = ("choose", "random")
 DEFAULTS: dict[str, Any] = {
     "players": 2,
     "decks": "preconstructed",
     "leaders": False,
+    "leader_deal": "choose",
     "factions": "",
     "first_player": 0,
     "max_turns": 300,
@@ -39,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
 __all__ = [
     "ACTIONS",
     "DEFAULTS",
+    "LEADER_DEALS",
     "NAME",
     "Choose",
     "CommissarsState",
@@ -74,7 +82,18 @@ def _check(options: Mapping[str, Any]) -> None:
         raise BadOptions(f"option 'players' = {options['players']}: expected 2 to 6")
     if options["decks"] not in DECK_MODES:
         raise BadOptions(f"option 'decks' = {options['decks']!r}: expected one of {DECK_MODES}")
+    _check_leader_deal(options)
     if not 0 <= options["first_player"] < options["players"]:
         raise BadOptions(f"option 'first_player' = {options['first_player']}: not a seat")
     if options["max_turns"] < 0:
         raise BadOptions("option 'max_turns' must be 0 (no cap) or more")
+
+
+def _check_leader_deal(options: Mapping[str, Any]) -> None:
+    deal = options["leader_deal"]
+    if deal not in LEADER_DEALS:
+        raise BadOptions(f"option 'leader_deal' = {deal!r}: expected one of {LEADER_DEALS}")
+    if deal == "random" and not options["leaders"]:
+        raise BadOptions("option 'leader_deal' = 'random' needs 'leaders' = true")
+    if deal == "random" and options["factions"]:
+        raise BadOptions("option 'factions' cannot be given with 'leader_deal' = 'random'")

@@ -50,7 +50,7 @@ START_PROLETARIAT = 2
 SUPPLY = {"P": 51, "B": 18, "C": 15}
 RANDOM_CARDS, DRAFT_RANDOM, PACKET = 18, 8, 10
 DECK_MODES = ("preconstructed", "random", "draft")
-CHANCE_TASKS = ("draw", "flip", "deal", "deal_packet")
+CHANCE_TASKS = ("draw", "flip", "deal", "deal_packet", "deal_leader")
 DECISION_TASKS = ("discard", "choose", "retarget")
 MAIN_PHASES = ("discard", "propaganda", "action")
 
@@ -67,7 +67,7 @@ class CommissarsState(Effects, State):
         super().__init__(options, seed, options["players"])
         self.cards = cards
         factions = _factions(options, cards)
-        leaders = options["leaders"]
+        leaders = options["leaders"] and options["leader_deal"] == "choose"
         self.seats = [Seat(faction, faction if leaders else "") for faction in factions]
         self.gulag = dict(SUPPLY)
         self.pool: Counter[str] = Counter()
@@ -89,30 +89,39 @@ class CommissarsState(Effects, State):
     # -- setup -----------------------------------------------------------------
 
     def setup(self) -> None:
-        """Rations, decks (or the deals that build them), starting hands, first turn."""
+        """Rations, leaders dealt at random (if so), decks, starting hands, first turn."""
         for seat in self.seats:
             seat.citizens["P"] = START_PROLETARIAT
             self.gulag["P"] -= START_PROLETARIAT
+        if self.options["leaders"] and self.options["leader_deal"] == "random":
+            self.tasks.extend(("deal_leader", p) for p in range(self.num_players))
+        self.tasks.append(("build_decks",))  # after the deal: a faction deck follows its leader
+        self._advance()
+
+    def _build_decks(self) -> None:
+        """Faction decks, or the deals (and draft) that build random and drafted decks."""
         mode = self.options["decks"]
         if mode == "preconstructed":
             for seat in self.seats:
                 seat.deck = self.cards.faction_deck(seat.faction)
+            tasks: list[Task] = []
         else:
-            self._deal_tasks(mode)
+            tasks = self._deal_tasks(mode)
         if mode != "draft":  # the draft deals starting hands when its last packet is empty
-            self.tasks.append(("start_hands",))
-        self._advance()
+            tasks.append(("start_hands",))
+        self.tasks[0:0] = tasks
 
-    def _deal_tasks(self, mode: str) -> None:
+    def _deal_tasks(self, mode: str) -> list[Task]:
         self.pool = self.cards.regular_pool()
         for seat in self.seats:
             seat.deck = self.cards.core_set()
         rounds = RANDOM_CARDS if mode == "random" else DRAFT_RANDOM
         players = range(self.num_players)
-        self.tasks.extend(("deal", p) for _ in range(rounds) for p in players)
+        tasks: list[Task] = [("deal", p) for _ in range(rounds) for p in players]
         if mode == "draft":
-            self.tasks.extend(("deal_packet", p) for _ in range(PACKET) for p in players)
-            self.tasks.append(("draft",))
+            tasks.extend(("deal_packet", p) for _ in range(PACKET) for p in players)
+            tasks.append(("draft",))
+        return tasks
 
     # -- who acts ----------------------------------------------------------------
 
@@ -178,7 +187,16 @@ class CommissarsState(Effects, State):
         ]
 
     def _chance_source(self, task: Task) -> Counter[str]:
+        if task[0] == "deal_leader":
+            return self._undealt_leaders()
         return self.pool if task[0] in ("deal", "deal_packet") else self.seats[task[1]].deck
+
+    def _undealt_leaders(self) -> Counter[str]:
+        """The Faction Leader cards (by name) not dealt to a seat yet, one of each."""
+        dealt = {seat.leader for seat in self.seats}
+        return Counter(
+            leader.name for key, leader in self.cards.leaders.items() if key not in dealt
+        )
 
     def _legal_for(self, player: int) -> list[Action]:
         if self.tasks:
@@ -386,6 +404,9 @@ class CommissarsState(Effects, State):
 
     def _take_from_deck(self, task: Task, name: str) -> None:
         op, player = task[0], task[1]
+        if op == "deal_leader":
+            self._deal_leader(player, name)
+            return
         source = self._chance_source(task)
         source[name] -= 1
         source += Counter()
@@ -430,6 +451,12 @@ class CommissarsState(Effects, State):
         if card.mentions_counter and self.leader_of(player) == SIMULENIN:
             self._later("choose", player, "simulenin")
         self._later("window", player)
+
+    def _deal_leader(self, player: int, name: str) -> None:
+        """The leader dealt to ``player`` fixes their faction (and preconstructed deck)."""
+        seat = self.seats[player]
+        seat.faction = seat.leader = self.cards.leader_faction(name)
+        self._note("leader", player, f"player {player + 1} is dealt {name}")
 
     def _retarget(self, entry_id: int, action: Retarget) -> None:
         entry = self.find_entry(entry_id)
@@ -543,6 +570,8 @@ class CommissarsState(Effects, State):
             self.finish_resolving()
         elif op == "fill":
             self._fill(task[1])
+        elif op == "build_decks":
+            self._build_decks()
         elif op == "begin_turn":
             self._begin_turn()
         elif op == "begin_discard":
@@ -597,6 +626,8 @@ class CommissarsState(Effects, State):
             return "the game is over"
         if acting == (CHANCE,):
             task = self.tasks[0]
+            if task[0] == "deal_leader":
+                return f"the table: the Faction Leader dealt to player {task[1] + 1}"
             return f"the table: the top card of player {task[1] + 1}'s deck ({task[0]})"
         names = ", ".join(self.player_name(p) for p in acting)
         if self.tasks:
@@ -693,6 +724,8 @@ class CommissarsState(Effects, State):
 def _factions(options: Mapping[str, Any], cards: CardSet) -> list[str]:
     """The faction (and leader) of each seat: the option's list, or the data file's order."""
     players = options["players"]
+    if options["leaders"] and options["leader_deal"] == "random":
+        return [""] * players  # each seat's faction is its dealt leader's
     if not options["factions"]:
         return list(cards.factions[:players])
     chosen = [name.strip() for name in options["factions"].split(",")]
