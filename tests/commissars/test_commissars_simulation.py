@@ -41,10 +41,14 @@ def unlisted(state: State, player: int, rng: random.Random) -> Iterator[Action]:
 
 
 def start(players: int, max_turns: int) -> Callable[[int], State]:
-    """Seeded games cycling through the deck modes, every other one with leaders."""
+    """Seeded games cycling through the deck modes, every other one with leaders.
+
+    Every other game with leaders has them dealt at random.
+    """
 
     def new(seed: int) -> State:
         options = {"players": players, "decks": MODES[seed % 3], "leaders": seed % 2 == 0}
+        options["leader_deal"] = "random" if seed % 4 == 0 else "choose"
         return commissars.new_game({**options, "max_turns": max_turns}, seed)
 
     return new
@@ -82,6 +86,34 @@ def test_complete_random_games_keep_the_contract(players: int) -> None:
     )
     assert report.finished == report.games == scaled(1)
     assert set(report.reasons) <= {"revolution", "turn limit"}
+
+
+LIGHT_CHECKS = SimulationChecks(
+    legal_sample=1, replay_every=10**6, illegal_sample=1, views_every=10**6
+)
+"""Checks light enough for thousands of complete games (a long run sets the scale)."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_many_complete_games(players: int) -> None:
+    """Complete games at every player count; ``COGTABLE_SIM_SCALE`` makes it thousands.
+
+    Seeds start at a million per player count, apart from every other test's.
+    Random players reach 15 points and a Revolution resolves in most games.
+    """
+    games = scaled(1)
+    report = simulate(
+        start(players, 300),
+        commissars.ACTIONS,
+        games=games,
+        seed=1_000_000 * players,
+        max_plies=60_000,
+        checks=LIGHT_CHECKS,
+        illegal_candidates=unlisted,
+    )
+    assert report.finished == report.games == games
+    assert set(report.reasons) <= {"revolution", "turn limit"}
+    assert report.reasons["revolution"] >= max(1, games // 2)
 
 
 def test_a_turn_cap_ends_a_game_without_a_winner() -> None:
