@@ -53,6 +53,8 @@ def _play_score(state: CommissarsState, player: int, action: Play) -> float:
         return 100.0
     card = state.card(action.card)
     score = GAINS.get(action.card, 1.0) - (1.5 if action.blitz else 0.0)
+    if action.blitz and not state.stack:
+        score -= 1.0  # nothing to answer yet: no hurry to pay a Blitz cost
     score += _target_score(state, player, action.target, action.kind, action.entry)
     if card.type == "Counter Propaganda" or action.card == "Stifle Free Speech":
         score -= 0.8  # keep counters for what matters

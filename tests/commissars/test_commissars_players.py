@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from games.commissars import Play
-from games.commissars.players import wants_to_interject
+from games.commissars import EndPhase, Play
+from games.commissars.players import greedy_player, wants_to_interject
 from tests.commissars.commissars_table import give, table
 
 
@@ -44,3 +44,11 @@ def test_nobody_interjects_who_may_not() -> None:
     give(state, 1, hand=["Stifle Free Speech"])
     assert wants_to_interject(state, 1, random.Random(0), "random") is None
     assert wants_to_interject(state, 0, random.Random(0), "greedy") is None  # the active player
+
+
+def test_greedy_keeps_hire_assassin_for_its_action_rather_than_paying_in_discard() -> None:
+    state = table(phase="discard")
+    give(state, 0, hand=["Hire Assassin"], citizens="PP")
+    give(state, 1, citizens="PP")
+    assert Play("Hire Assassin", 1, "P", blitz=True, player=0) in state.legal_actions(0)
+    assert all(greedy_player(state, 0, random.Random(s)) == EndPhase(player=0) for s in range(10))
