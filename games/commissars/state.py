@@ -147,11 +147,13 @@ class CommissarsState(Effects, State):
         is empty here (a window is open whenever it is not), so cards that
         target a stack entry are left out of that set.
         """
-        if self.tasks or self.window is not None or self.phase not in MAIN_PHASES:
+        waiting_on_turn = not self.tasks and self.window is None and self.phase in MAIN_PHASES
+        if not waiting_on_turn or self.winner >= 0 or self.ended:
             return []
         return self._interjectors()
 
     def _interjectors(self) -> list[int]:
+        """:meth:`may_blitz` without its checks (``to_act`` has made them already)."""
         blitz_names, seats = self.cards.blitz_names, self.seats
         return [
             p
@@ -160,6 +162,7 @@ class CommissarsState(Effects, State):
         ]
 
     def _holds_playable_blitz(self, player: int) -> bool:
+        """True if some card in the hand has a Blitz play (cost payable, a target) now."""
         hand, blitz_names = self.seats[player].hand, self.cards.blitz_names
         for name in hand:
             if name in blitz_names:
@@ -663,7 +666,7 @@ class CommissarsState(Effects, State):
             "stack": [entry.to_json() for entry in self.stack],
             "window": window,
             "to_act": list(self.to_act()),
-            "may_blitz": self.may_blitz() if self.winner < 0 and not self.ended else [],
+            "may_blitz": self.may_blitz(),
             "waiting_for": self.waiting_for(),
             "winner": self.winner,
         }

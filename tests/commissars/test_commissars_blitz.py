@@ -113,3 +113,14 @@ def test_every_player_with_a_playable_blitz_may_interject_in_turn_order() -> Non
     assert state.to_act() == (2, 3, 0, 1)
     del state.seats[1].hand["Doublethink"]  # only the Stifle is left: no target
     assert state.to_act() == (2, 3, 0)
+
+
+def test_nobody_may_blitz_once_the_revolution_has_won() -> None:
+    state = table(phase="action")
+    give(state, 0, hand=["Revolution"], citizens="CCCCCP")
+    give(state, 1, hand=["Doublethink"])
+    assert state.to_act() == (0, 1)
+    play(state, "Revolution", 0)
+    pass_round(state)
+    assert state.winner == 0 and state.to_act() == ()
+    assert state.may_blitz() == [] and state.view(None)["may_blitz"] == []
