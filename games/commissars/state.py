@@ -53,6 +53,8 @@ DECK_MODES = ("preconstructed", "random", "draft")
 CHANCE_TASKS = ("draw", "flip", "deal", "deal_packet", "deal_leader")
 DECISION_TASKS = ("discard", "choose", "retarget")
 MAIN_PHASES = ("discard", "propaganda", "action")
+UNCONDITIONAL_TARGETS = ("none", "kind", "other_player")
+"""Target kinds that always offer a choice (there are always two players or more)."""
 
 Target = tuple[int, str, int]
 """What a play chooses: (target player, Citizen kind, stack entry id); -1/'' unused."""
@@ -167,6 +169,8 @@ class CommissarsState(Effects, State):
         for name in hand:
             if name in blitz_names:
                 card = self.card(name)
+                if card.type == "Blitz" and card.target in UNCONDITIONAL_TARGETS:
+                    return True  # Doublethink, Military Action: nothing to check
                 if self._play_modes(card, player, True) and self.targets(card, player):
                     return True
         return False
