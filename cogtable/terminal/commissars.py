@@ -227,7 +227,7 @@ def render(state: CommissarsState, player: int | None = None) -> str:  # type: i
         for key in ("deck", "intercepted_hand", "packet"):
             if view.get(key):
                 lines.append(f"{key.replace('_', ' ').capitalize()}: {', '.join(view[key])}")
-    lines.append(f"Waiting for {view['waiting_for']}")
+    lines.append("The game is over." if state.is_over() else f"Waiting for {view['waiting_for']}")
     return "\n".join(lines)
 
 

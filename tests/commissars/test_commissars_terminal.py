@@ -25,6 +25,7 @@ def test_a_game_of_built_in_players_finishes_and_writes_a_record(
     assert main([*argv, "--seed", "3", "--leaders", "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "wins" in out or "No winner" in out
+    assert "The game is over." in out and "Waiting for the game is over" not in out
     state = replay(Record.loads(record.read_text(encoding="utf-8")))
     assert state.is_over() and json.loads(record.read_text())["game"] == "commissars"
 
