@@ -8,6 +8,11 @@ to be resolved), so the table only reports what it saw.
 Phase II placements carry their star-token powers as fields: the card swap
 (``swap``), the die re-roll (``reroll``) and the turn-order protection
 (``protect``); the bump is implied by placing on an occupied turn-order space.
+
+A grid word is :class:`PlaceWord` (the reserve picks the tiles: plain ones
+first, wild ones only where no plain tile is left) or :class:`PlaceWordWild`
+(the player names the new cells that take wild tiles, rulebook: "You may make
+any letters in your reserve ... wild"), notated ``spell ROD r3c5 down wild 2``.
 """
 
 from __future__ import annotations
@@ -123,6 +128,30 @@ class PlaceWord(Action):
         way = "down" if self.down else "across"
         return f"spell {self.word} r{self.row + 1}c{self.col + 1} {way}"
 
+    def chosen_wild(self) -> tuple[int, ...] | None:
+        """Positions in the word chosen for wild tiles (``None``: the reserve decides)."""
+        return None
+
+
+@dataclass(frozen=True)
+class PlaceWordWild(PlaceWord):
+    """Phase IV: spell ``word`` putting wild tiles exactly on the new cells ``wild_at``.
+
+    ``wild_at`` holds 0-based positions in the word, in increasing order; every
+    other new cell takes a plain tile. The player chooses which tiles go down
+    (a wild tile on the grid may later read as another letter in a crossing
+    word). A separate class, so records of :class:`PlaceWord` stay as they were.
+    """
+
+    wild_at: tuple[int, ...]
+
+    def chosen_wild(self) -> tuple[int, ...] | None:
+        return self.wild_at
+
+    def notation(self) -> str:
+        spots = ",".join(str(index + 1) for index in self.wild_at)
+        return f"{super().notation()} wild {spots}"
+
 
 @dataclass(frozen=True)
 class CompleteItem(Action):
@@ -213,6 +242,7 @@ ACTIONS: tuple[type[Action], ...] = (
     TakeCentre,
     Activate,
     PlaceWord,
+    PlaceWordWild,
     CompleteItem,
     MakeWild,
     MakeCellWild,

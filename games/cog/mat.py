@@ -83,6 +83,43 @@ class Mat:
                 chosen[index] = wild
         return [tile for tile in chosen if tile is not None]
 
+    def split_reserve(self) -> tuple[list[str], list[str]]:
+        """The reserve as its plain tiles and its wild tiles, each in order."""
+        plain = [tile for tile in self.reserve if not is_wild(tile, self.wild)]
+        wild = [tile for tile in self.reserve if is_wild(tile, self.wild)]
+        return plain, wild
+
+    def default_wild_spots(self, letters: list[str]) -> tuple[int, ...]:
+        """Where :meth:`assign` puts wild tiles: the letters left without a plain tile."""
+        plain = self.split_reserve()[0]
+        spots = []
+        for index, letter in enumerate(letters):
+            if letter in plain:
+                plain.remove(letter)
+            else:
+                spots.append(index)
+        return tuple(spots)
+
+    def assign_chosen(self, letters: list[str], wild_spots: tuple[int, ...]) -> list[str] | None:
+        """Reserve tiles for ``letters``: wild exactly at ``wild_spots``, plain elsewhere.
+
+        ``None`` if the reserve cannot do it. The wild tiles used are the
+        lowest in order, as in :meth:`assign`.
+        """
+        plain, wild = self.split_reserve()
+        if len(wild_spots) > len(wild):
+            return None
+        chosen = []
+        for index, letter in enumerate(letters):
+            if index in wild_spots:
+                chosen.append(wild.pop(0))
+            elif letter in plain:
+                plain.remove(letter)
+                chosen.append(letter)
+            else:
+                return None
+        return chosen
+
     def shortfall(self, letters: str) -> int:
         """How many of ``letters`` the reserve cannot supply (wild tiles counted)."""
         left = list(self.reserve)

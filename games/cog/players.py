@@ -4,7 +4,8 @@ A player is a function ``(state, player, rng) -> action`` that picks one of
 ``state.legal_actions(player)``. The random player first picks a kind of
 action uniformly and then an action of that kind, so the many conversion
 pairs do not crowd out the moves that make the game go. The greedy player
-spells the longest permitted word it can, completes item cards, and
+spells the longest permitted word it can (letting the reserve choose the
+tiles, which keeps wild tiles for later), completes item cards, and
 otherwise plays like the random player without spending on conversions.
 """
 
@@ -42,12 +43,17 @@ def greedy_player(state: CogState, player: int, rng: random.Random) -> Action:
     legal = list(state.legal_actions(player))
     words = [action for action in legal if isinstance(action, PlaceWord)]
     if words:
-        return max(words, key=lambda action: (len(action.word), action.notation()))
+        return max(words, key=_word_preference)
     items = [action for action in legal if isinstance(action, CompleteItem)]
     if items:
         return max(items, key=lambda action: action.cube)
     calm = [action for action in legal if not isinstance(action, SPENDING)]
     return rng.choice(calm or legal)
+
+
+def _word_preference(action: PlaceWord) -> tuple[int, bool, str]:
+    """Longer words first; then the reserve choosing the tiles (saving wild ones)."""
+    return len(action.word), action.chosen_wild() is None, action.notation()
 
 
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}

@@ -28,6 +28,7 @@ those decisions.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from itertools import combinations
@@ -45,6 +46,7 @@ from games.cog.actions import (
     MakeCellWild,
     MakeWild,
     PlaceWord,
+    PlaceWordWild,
     ReturnLetter,
     RollDie,
     StarsForLetter,
@@ -95,20 +97,48 @@ def dice_for(players: int, colours: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(colour for colour in colours if colour not in dropped)
 
 
-FIELD_TYPES = {"int": int, "bool": bool, "str": str, "tuple[str, ...]": tuple}
+FIELD_TYPES: dict[str, tuple[type, type | None]] = {
+    "int": (int, None),
+    "bool": (bool, None),
+    "str": (str, None),
+    "tuple[str, ...]": (tuple, str),
+    "tuple[int, ...]": (tuple, int),
+}
+"""Each action field's annotation: the type of its value and of the items of a tuple."""
+
+
+def _wrong_type(value: object, expected: type) -> bool:
+    """Whether ``value`` is not of ``expected`` (a bool does not count as an int)."""
+    return not isinstance(value, expected) or (expected is int and isinstance(value, bool))
 
 
 def _check_field_types(action: Action) -> None:
     """Refuse actions whose fields have the wrong kind of value (say, from bad JSON)."""
     for field in fields(action):
-        value, expected = getattr(action, field.name), FIELD_TYPES[str(field.type)]
-        wrong = not isinstance(value, expected) or (expected is int and isinstance(value, bool))
-        if expected is tuple and not wrong:
-            wrong = not all(isinstance(item, str) for item in value)
+        value = getattr(action, field.name)
+        expected, item_type = FIELD_TYPES[str(field.type)]
+        wrong = _wrong_type(value, expected)
+        if item_type is not None and not wrong:
+            wrong = any(_wrong_type(item, item_type) for item in value)
         if wrong:
             raise IllegalAction(
                 f"{type(action).__name__}.{field.name} = {value!r} is not a {field.type}"
             )
+
+
+def _positions(spots: tuple[int, ...]) -> str:
+    """1-based positions in a word, as players count: ``2, 4``."""
+    return ", ".join(str(spot + 1) for spot in spots)
+
+
+def _multiset_within(needed: list[str], held: list[str]) -> bool:
+    """Whether ``held`` contains every item of ``needed``, repeats counted."""
+    return not Counter(needed) - Counter(held)
+
+
+def _where_of(placed: Placed) -> tuple[str, int, int, bool]:
+    """A placement's fields in :class:`PlaceWord` order."""
+    return placed.word, placed.row, placed.col, placed.down
 
 
 class CogState(State):
@@ -386,6 +416,7 @@ class CogState(State):
             "activate": {Activate: self._activate, Finish: self._finish},
             "construct": {
                 PlaceWord: self._place_word,
+                PlaceWordWild: self._place_word,
                 CompleteItem: self._complete_item,
                 MakeWild: self._make_wild,
                 MakeCellWild: self._make_cell_wild,
@@ -731,16 +762,45 @@ class CogState(State):
         mat = self.mats[action.player]
         cells = mat.grid.check(action.word, action.row, action.col, action.down, mat.wild)
         placed = Placed(action.word, action.row, action.col, action.down)
-        letters = [action.word[placed.cells().index(cell)] for cell in cells]
+        spots = [placed.cells().index(cell) for cell in cells]
+        letters = [action.word[spot] for spot in spots]
         tiles = mat.assign(letters)
         if tiles is None:
             raise IllegalAction(f"your reserve lacks the letters {''.join(letters)}")
+        chosen = action.chosen_wild()
+        if chosen is not None:
+            tiles = self._chosen_tiles(mat, action.word, spots, chosen)
         mat.take_tiles(tiles)
         mat.grid.place(placed, tiles)
         self._note(action.player, f"{self.player_name(action.player)} spells {placed.describe()}")
         self._grid_bonuses(action.player, cells)
         if self._cube_allowed(action.player, action.word):
             self._place_cube(action.player, action.word, "grid")
+
+    def _chosen_tiles(
+        self, mat: Mat, word: str, spots: list[int], chosen: tuple[int, ...]
+    ) -> list[str]:
+        """The tiles for a word whose player chose the wild tiles' places (checked here)."""
+        if not chosen or list(chosen) != sorted(set(chosen)):
+            raise IllegalAction("name the wild tiles' places in the word once each, in order")
+        for spot in chosen:
+            if spot not in spots:
+                raise IllegalAction(
+                    f"letter {spot + 1} of {word} is not a new tile (off the word or on the grid)"
+                )
+        letters = [word[spot] for spot in spots]
+        wild_spots = tuple(spots.index(spot) for spot in chosen)
+        tiles = mat.assign_chosen(letters, wild_spots)
+        if tiles is None:
+            raise IllegalAction(
+                f"your reserve cannot put wild tiles on letters {_positions(chosen)} of {word}"
+                " and plain tiles on the rest"
+            )
+        if wild_spots == mat.default_wild_spots(letters):
+            raise IllegalAction(
+                f"the wild tiles go there anyway: spell {word} without choosing them"
+            )
+        return tiles
 
     def _grid_bonuses(self, player: int, cells: list[tuple[int, int]]) -> None:
         mat = self.mats[player]
@@ -1012,6 +1072,28 @@ class CogState(State):
                 found.append(
                     PlaceWord(placed.word, placed.row, placed.col, placed.down, player=player)
                 )
+                found += self._wild_variants(player, placed, letters)
+        return found
+
+    def _wild_variants(self, player: int, placed: Placed, letters: list[str]) -> list[PlaceWord]:
+        """The same placement with the player choosing which new cells take wild tiles.
+
+        Every set of new cells the wild tiles held can cover while plain tiles
+        fill the rest, except the set :meth:`Mat.assign` picks anyway.
+        """
+        mat = self.mats[player]
+        plain, wild = mat.split_reserve()
+        if not wild:
+            return []
+        spots = [i for i, cell in enumerate(placed.cells()) if cell not in mat.grid.tiles]
+        default = mat.default_wild_spots(letters)
+        found: list[PlaceWord] = []
+        for size in range(1, min(len(wild), len(letters)) + 1):
+            for chosen in combinations(range(len(letters)), size):
+                rest = [letter for i, letter in enumerate(letters) if i not in chosen]
+                if chosen != default and _multiset_within(rest, plain):
+                    wild_at = tuple(spots[i] for i in chosen)
+                    found.append(PlaceWordWild(*_where_of(placed), wild_at, player=player))
         return found
 
     def _legal_items(self, player: int) -> list[Action]:

@@ -17,6 +17,15 @@ def test_greedy_spells_the_longest_word(construct: CogState) -> None:
     construct.apply(action)
 
 
+def test_greedy_keeps_its_wild_tiles_when_plain_ones_do(construct: CogState) -> None:
+    give(construct, 0, "CLAMPx")
+    action = greedy_player(construct, 0, random.Random(0))
+    assert isinstance(action, PlaceWord) and action.word == "CLAMP"
+    assert action.chosen_wild() is None
+    construct.apply(action)
+    assert construct.mats[0].reserve == ["x"]
+
+
 def test_random_player_only_picks_listed_actions(construct: CogState) -> None:
     give(construct, 0, "CLAMPOG")
     rng = random.Random(1)

@@ -19,6 +19,7 @@ from games.cog.actions import (
     MakeCellWild,
     MakeWild,
     PlaceWord,
+    PlaceWordWild,
     ReturnLetter,
     RollDie,
     StarsForLetter,
@@ -38,6 +39,7 @@ def candidates(state: State, player: int, rng: random.Random) -> Iterator[Action
     """Plausible actions of every kind; the checker tries those not listed as legal."""
     r, c, n = rng.randrange(-1, 9), rng.randrange(-1, 9), rng.randrange(-1, 6)
     word, tile = rng.choice(WORDS), rng.choice("ACEGOPRZa")
+    wild_at = tuple(sorted(rng.sample(range(-1, 6), rng.randrange(0, 3))))
     yield from (
         TakeLetters(n, player=player),
         TakeCard(n, rng.random() < 0.5, player=player),
@@ -46,6 +48,7 @@ def candidates(state: State, player: int, rng: random.Random) -> Iterator[Action
         TakeCentre(n, player=player),
         Activate(rng.randrange(44), player=player),
         PlaceWord(word, r, c, rng.random() < 0.5, player=player),
+        PlaceWordWild(word, r, c, rng.random() < 0.5, wild_at, player=player),
         CompleteItem(rng.randrange(44), rng.random() < 0.5, player=player),
         MakeWild(tile, player=player),
         MakeCellWild(r, c, player=player),
