@@ -65,7 +65,9 @@ class SimulationChecks:
     """How much to check per ply; the defaults check everything on every ply."""
 
     legal_sample: int | None = None
-    """How many listed legal actions to apply on a clone each ply (None: all)."""
+    """How many listed legal actions to apply on a clone each checked ply (None: all)."""
+    consistency_every: int = 1
+    """Check consistency and apply listed actions every this many plies (always at the end)."""
     replay_every: int = 1
     """Replay the record every this many plies (and always at the end)."""
     illegal_sample: int = 10
@@ -117,10 +119,11 @@ def _play_one(state: State, rng: random.Random, run: _Run, report: SimulationRep
     checks = run.checks
     report.games += 1
     for ply in range(run.max_plies):
-        check_consistency(state)
         if state.is_over():
             break
-        check_legal_actions_apply(state, rng, checks.legal_sample, report)
+        if ply % checks.consistency_every == 0:
+            check_consistency(state)
+            check_legal_actions_apply(state, rng, checks.legal_sample, report)
         if ply % checks.illegal_every == 0:
             check_illegal_refused(state, rng, checks.illegal_sample, run.illegal_candidates, report)
         action = pick_random_action(state, rng)

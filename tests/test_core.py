@@ -31,11 +31,13 @@ def test_toy_game_passes_the_random_simulation() -> None:
     assert report.illegal_checked > 0
 
 
-def test_illegal_every_spaces_out_the_refusal_checks() -> None:
-    """Bulk runs try unlisted actions on every n-th ply only; every ply is still played."""
-    each, spaced = (_toy_run(SimulationChecks(illegal_sample=1, illegal_every=n)) for n in (1, 3))
+def test_bulk_runs_space_out_the_costly_checks() -> None:
+    """Refusals and consistency are checked on every n-th ply only; every ply is still played."""
+    each = _toy_run(SimulationChecks(illegal_sample=1))
+    spaced = _toy_run(SimulationChecks(illegal_sample=1, illegal_every=3, consistency_every=3))
     assert spaced.plies == each.plies == 10 * 3 * 3
     assert 0 < spaced.illegal_checked <= each.illegal_checked // 3 + 10
+    assert 0 < spaced.actions_checked <= each.actions_checked // 3 + 10
 
 
 def _toy_run(checks: SimulationChecks) -> SimulationReport:

@@ -34,11 +34,11 @@ class Seat:
         return Seat(
             self.faction,
             self.leader,
-            Counter(self.hand),
-            Counter(self.deck),
+            _copy_counter(self.hand),
+            _copy_counter(self.deck),
             list(self.discard),
             dict(self.citizens),
-            Counter(self.packet),
+            _copy_counter(self.packet),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -64,6 +64,14 @@ class Seat:
             "deck_size": self.deck.total(),
             "discard": list(self.discard),
         }
+
+
+def _copy_counter(counter: Counter[str]) -> Counter[str]:
+    """A copy of ``counter``, made as a plain dict copy: Counter's own copy counts item by
+    item, and a clone (made on every ply of a checked simulation) copies every pile."""
+    twin: Counter[str] = Counter.__new__(Counter)
+    dict.update(twin, counter)
+    return twin
 
 
 @dataclass
