@@ -224,6 +224,14 @@ class ReturnLetter(Action):
 
 
 @dataclass(frozen=True)
+class ReturnStar(Action):
+    """Phase V: return a star token to the supply while you hold more than 3."""
+
+    def notation(self) -> str:
+        return "return a star"
+
+
+@dataclass(frozen=True)
 class Finish(Action):
     """End your part of the current phase (Activate or Construct)."""
 
@@ -250,6 +258,7 @@ ACTIONS: tuple[type[Action], ...] = (
     LettersForStar,
     Deconstruct,
     ReturnLetter,
+    ReturnStar,
     Finish,
 )
 

@@ -15,12 +15,23 @@ How the rulebook's flow maps onto the engine contract:
   runs out of cards to activate. Nobody eligible: the phase is skipped.
 - Phase IV (Construct) is simultaneous (everyone acts until they
   :class:`Finish`), or in turn order in a round when the bag ran out.
-- Phase V (Conclude) is automatic apart from choosing letters to return.
+- Phase V (Conclude) is automatic apart from Task 6, the limits: in turn
+  order, a player over 7 letters or 3 stars chooses step by step between
+  returning a letter (:class:`ReturnLetter`) or a star (:class:`ReturnStar`)
+  and converting (:class:`LettersForStar`, :class:`StarsForLetter` while the
+  bag has a letter), until both limits hold (a conversion may push the other
+  limit over). With the bag empty, returning is the only way down from too
+  many stars, so the excess stars go back without asking.
+- The game ends after Phase V of the round the bag first ran out in (Tasks
+  2-6 are played), or at once in Phase V of the last round (the clock on its
+  last space skips Tasks 2-6). ``round`` is the round being played (the last
+  one played once the game is over); it advances when the next round starts.
 
 "Any time" actions (the conversions and deconstruction) are offered to a
 player whenever that player is asked for a free decision: their turn in
 Phase II and their part of Phases III and IV. They are not offered while a
-forced choice (a centre letter, a letter to return) or chance is pending.
+forced choice (a centre letter, Task 6's limits) or chance is pending; at
+Task 6 the conversions that bring a player within the limits are offered.
 This keeps ``to_act()`` meaningful and the action lists small, and loses
 nothing a player could want: the resources they convert are only spent in
 those decisions.
@@ -48,6 +59,7 @@ from games.cog.actions import (
     PlaceWord,
     PlaceWordWild,
     ReturnLetter,
+    ReturnStar,
     RollDie,
     StarsForLetter,
     TakeCard,
@@ -82,7 +94,7 @@ CHANCE_EFFECTS = {
 }
 LETTER_EFFECTS = {"letter", "slot", "tobonus", "centre_fill"}
 CARD_EFFECTS = {"card_slot", "card"}
-CHOICE_EFFECTS = {"pick_centre", "discard"}
+CHOICE_EFFECTS = {"pick_centre", "limits"}
 EDGES = ("top", "bottom", "dice", "turn")
 
 
@@ -308,11 +320,7 @@ class CogState(State):
     def _skip_choice(self, head: tuple[Any, ...]) -> bool:
         """A choice with nothing to choose from is dropped."""
         kind, player = head
-        needed = (
-            any(self.centre)
-            if kind == "pick_centre"
-            else len(self.mats[player].reserve) > MAX_LETTERS
-        )
+        needed = any(self.centre) if kind == "pick_centre" else self._over_limits(player)
         if not needed:
             self.queue.pop(0)
         return not needed
@@ -340,11 +348,26 @@ class CogState(State):
             return
         self._push(self._icon_effects(player, self.ed.track[mat.pawn]))
 
-    def _effect_cap_stars(self, player: int) -> None:
+    def _over_limits(self, player: int) -> bool:
+        """Whether ``player`` still holds too many letters or stars at Task 6.
+
+        With the bag empty the only way down from too many stars is to return
+        them, so that happens here without asking.
+        """
         mat = self.mats[player]
-        excess = max(0, mat.stars - MAX_STARS)
-        mat.stars -= excess
-        self.supply_stars += excess
+        if not self._bag_total() and mat.stars > MAX_STARS:
+            self.supply_stars += mat.stars - MAX_STARS
+            mat.stars = MAX_STARS
+        return len(mat.reserve) > MAX_LETTERS or mat.stars > MAX_STARS
+
+    def _limit_kinds(self, player: int) -> set[type[Action]]:
+        """The kinds of action that bring ``player`` towards Task 6's limits now."""
+        mat, kinds = self.mats[player], set()
+        if len(mat.reserve) > MAX_LETTERS:
+            kinds |= {ReturnLetter, LettersForStar} if self.supply_stars else {ReturnLetter}
+        if mat.stars > MAX_STARS:
+            kinds |= {ReturnStar, StarsForLetter} if self._bag_total() else {ReturnStar}
+        return kinds
 
     # -- the bag and the deck ------------------------------------------------
 
@@ -452,10 +475,22 @@ class CogState(State):
         kind = self.queue[0][0]
         if kind == "pick_centre" and isinstance(action, TakeCentre):
             return self._take_centre
-        if kind == "discard" and isinstance(action, ReturnLetter):
-            return self._return_letter
-        wanted = "a centre letter" if kind == "pick_centre" else "a letter to return"
+        if kind == "limits" and type(action) in self._limit_kinds(action.player):
+            return self._limit_handler(action)
+        wanted = (
+            "a centre letter"
+            if kind == "pick_centre"
+            else "what to return or convert to get within 7 letters and 3 stars"
+        )
         raise IllegalAction(f"first choose {wanted}, not {action.notation()}")
+
+    def _limit_handler(self, action: Action) -> Callable[[Any], None]:
+        return {
+            ReturnLetter: self._return_letter,
+            ReturnStar: self._return_star,
+            LettersForStar: self._letters_for_star,
+            StarsForLetter: self._stars_for_letter,
+        }[type(action)]
 
     def _any_time_handler(self, action: Action) -> Callable[[Any], None]:
         if self.phase not in ("collect", "activate", "construct"):
@@ -605,16 +640,14 @@ class CogState(State):
         """Phase V: clock, turn order, cogs and dice back, a letter for 3 or fewer, limits."""
         self.phase = "conclude"
         self.done = []
-        if self.round == self.rounds or self.ran_out:
-            self._finish_game()
+        if self.round == self.rounds:
+            self._finish_game()  # Task 1: the clock is on its last space
             return
-        self.round += 1
         self.order = [p for p in self.turn_cogs if p is not None]
         self._retrieve_cogs()
         low = [p for p in self.order if len(self.mats[p].reserve) <= FEW_LETTERS]
         self.queue.extend(("letter", p) for p in low)
-        self.queue.extend(("discard", p) for p in self.order)
-        self.queue.extend(("cap_stars", p) for p in self.order)
+        self.queue.extend(("limits", p) for p in self.order)
 
     def _retrieve_cogs(self) -> None:
         self.top_cogs = {slot: None for slot in self.top_slots}
@@ -628,9 +661,11 @@ class CogState(State):
             mat.die = None
 
     def _end_round(self) -> None:
+        """After Phase V: the game ends if the bag ran out this round, else a new round."""
         if self.ran_out:
             self._finish_game()
         else:
+            self.round += 1
             self._start_prepare()
 
     # -- Phase II: collect ---------------------------------------------------
@@ -899,7 +934,7 @@ class CogState(State):
             del mat.cubes[action.word]
         self._note(action.player, f"{self.player_name(action.player)} takes {action.word} off")
 
-    # -- Phase V choices -----------------------------------------------------
+    # -- Phase V choices (Task 6; which ones are allowed: _limit_kinds) ---------
 
     def _return_letter(self, action: ReturnLetter) -> None:
         mat = self.mats[action.player]
@@ -907,8 +942,10 @@ class CogState(State):
             raise IllegalAction(f"your reserve has no {action.letter!r}")
         mat.take_tiles([action.letter])
         self._return_to_bag([action.letter])
-        if len(mat.reserve) <= MAX_LETTERS:
-            self.queue.pop(0)
+
+    def _return_star(self, action: ReturnStar) -> None:
+        mat = self.mats[action.player]
+        mat.stars, self.supply_stars = mat.stars - 1, self.supply_stars + 1
 
     # -- the end -------------------------------------------------------------
 
@@ -984,7 +1021,19 @@ class CogState(State):
     def _choices(self, player: int) -> list[Action]:
         if self.queue[0][0] == "pick_centre":
             return [TakeCentre(k, player=player) for k, x in enumerate(self.centre) if x]
-        return [ReturnLetter(t, player=player) for t in sorted(set(self.mats[player].reserve))]
+        return self._limit_choices(player)
+
+    def _limit_choices(self, player: int) -> list[Action]:
+        """Task 6: every way to return or convert towards 7 letters and 3 stars."""
+        kinds, reserve = self._limit_kinds(player), self.mats[player].reserve
+        found: list[Action] = []
+        if ReturnLetter in kinds:
+            found += [ReturnLetter(t, player=player) for t in sorted(set(reserve))]
+        if LettersForStar in kinds:
+            pairs = sorted(set(combinations(reserve, 2)))
+            found += [LettersForStar(pair, player=player) for pair in pairs]
+        found += [kind(player=player) for kind in (ReturnStar, StarsForLetter) if kind in kinds]
+        return found
 
     def _legal_collect(self, player: int) -> list[Action]:
         mat = self.mats[player]

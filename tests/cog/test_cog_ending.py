@@ -14,6 +14,7 @@ from games.cog.actions import (
     LettersForStar,
     PlaceWord,
     ReturnLetter,
+    ReturnStar,
     StarsForLetter,
 )
 from games.cog.state import CogState
@@ -92,16 +93,21 @@ def test_conclude_turn_order_letters_and_limits(construct: CogState) -> None:
     construct.mats[RED].stars = 5
     construct.apply(Finish(player=RED))
     construct.apply(Finish(player=BLUE))
-    assert construct.round == round_before + 1 and construct.order == order
+    assert construct.phase == "conclude" and construct.order == order
+    assert construct.round == round_before  # the round advances when the next one starts
     assert construct.to_act() == (CHANCE,)  # Blue has 3 or fewer letters: one from the bag
     construct.apply(letter("Z"))
     assert construct.mats[BLUE].reserve == ["X", "Y", "Z"]
     assert construct.to_act() == (RED,)  # Red returns letters of her choice down to 7
-    assert {a.letter for a in construct.legal_actions(RED)} == set("ABCDEFGHI")
+    returns = {a.letter for a in construct.legal_actions(RED) if isinstance(a, ReturnLetter)}
+    assert returns == set("ABCDEFGHI")
     construct.apply(ReturnLetter("A", player=RED))
     construct.apply(ReturnLetter("I", player=RED))
     assert construct.mats[RED].reserve == list("BCDEFGH")
+    construct.apply(ReturnStar(player=RED))
+    construct.apply(ReturnStar(player=RED))
     assert construct.mats[RED].stars == 3 and construct.phase in ("prepare", "collect")
+    assert construct.round == round_before + 1
     assert all(c is None for c in construct.turn_cogs) and construct.mats[RED].die is None
 
 
