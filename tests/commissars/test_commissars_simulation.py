@@ -89,9 +89,16 @@ def test_complete_random_games_keep_the_contract(players: int) -> None:
 
 
 LIGHT_CHECKS = SimulationChecks(
-    legal_sample=1, replay_every=10**6, illegal_sample=1, views_every=10**6
+    legal_sample=1,
+    replay_every=10**6,
+    illegal_sample=1,
+    views_every=10**6,
+    illegal_every=5,
+    consistency_every=5,
 )
-"""Checks light enough for thousands of complete games (a long run sets the scale)."""
+"""Checks light enough for thousands of complete games (a long run sets the scale):
+consistency, a listed action and a refusal every fifth ply, the replay at each game's end.
+The other tests here check every ply of fewer games."""
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
