@@ -30,7 +30,7 @@ from games.core import CHANCE
 
 def play_one(players: int, seed: int) -> tuple[int, str]:
     """One random game; its number of actions and how it ended."""
-    state = commissars.new_game({"players": players, "leaders": True}, seed)
+    state = commissars.new_game({"players": players, "leaders": True, "max_turns": 300}, seed)
     rng = random.Random(seed)
     while not state.is_over():
         actor = state.to_act()[0]
@@ -43,7 +43,7 @@ def play_one(players: int, seed: int) -> tuple[int, str]:
 
 def positions(players: int, seed: int, every: int = 7) -> list[commissars.CommissarsState]:
     """Copies of every ``every``-th position of one random game."""
-    state = commissars.new_game({"players": players, "leaders": True}, seed)
+    state = commissars.new_game({"players": players, "leaders": True, "max_turns": 300}, seed)
     rng, kept = random.Random(seed), []
     while not state.is_over():
         if len(state.history) % every == 0:

@@ -49,7 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "or 'random' (dealt at random; preconstructed decks follow the dealt leader)",
     )
     parser.add_argument("--factions", default="", help="comma-separated faction per seat")
-    parser.add_argument("--max-turns", type=int, default=300, help="turn cap (0: none)")
+    parser.add_argument(
+        "--max-turns", type=int, default=0, help="end with no winner after N turns (0: never)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed for chance and built-in players")
     parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
 

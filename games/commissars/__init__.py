@@ -14,9 +14,10 @@ Options:
 - ``factions``: comma-separated faction per seat (empty: the data file's order;
   not with ``leader_deal = "random"``, where the deal decides);
 - ``first_player``: the seat that starts (0-based);
-- ``max_turns``: end the game without a winner after this many turns (0: never).
-  Random players can stall (nobody reaches 15 points, or a Revolution is
-  always countered), so the default caps a game at 300 turns.
+- ``max_turns``: end the game without a winner after this many turns (0, the
+  default: never, as the rulebook has it: "turns continue around the table until
+  someone wins"). Simulations and benchmarks set a cap, since random players
+  could in principle stall (nobody reaching 15 points for good).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "leader_deal": "choose",
     "factions": "",
     "first_player": 0,
-    "max_turns": 300,
+    "max_turns": 0,
 }
 
 __all__ = [

@@ -33,6 +33,7 @@ class Effects:
     next_id: int
     active: int
     actions_left: int
+    disarmed: int
     winner: int
     resolving: Entry | None
     resolving_sent: int
@@ -170,8 +171,18 @@ class Effects:
         self._note(
             "countered", target.player, f"{target.card} (player {target.player + 1}) is countered"
         )
+        if not target.copy and "disarm" in self.card(target.card).on_play:
+            self._lift_disarm(target)
         if not target.copy and self.leader_of(target.player) == AUTOMARX:
             self._later("choose", target.player, "automarx")
+
+    def _lift_disarm(self, disarm: Entry) -> None:
+        """A countered Disarm the Citizens has no effect: the cards after it lose its shield."""
+        if self.disarmed == disarm.player:
+            self.disarmed = -1
+        for entry in self.stack:
+            if entry.player == disarm.player and entry.id > disarm.id:
+                entry.protected = False
 
     def _do_send_target(self, entry: Entry, step: Step) -> None:
         self.send(entry.target, entry.kind)

@@ -171,7 +171,7 @@ class CommissarsState(Effects, State):
                 card = self.card(name)
                 if card.type == "Blitz" and card.target in UNCONDITIONAL_TARGETS:
                     return True  # Doublethink, Military Action: nothing to check
-                if self._play_modes(card, player, True) and self.targets(card, player):
+                if any(self._card_plays(name, player, in_window=True)):
                     return True
         return False
 
@@ -232,10 +232,25 @@ class CommissarsState(Effects, State):
     def _plays(self, player: int, in_window: bool) -> Iterator[Play]:
         """Every card ``player`` may play from hand now, with every target."""
         for name in sorted(self.seats[player].hand):
-            card = self.card(name)
-            for blitz in self._play_modes(card, player, in_window):
-                for target, kind, entry in self.targets(card, player):
+            yield from self._card_plays(name, player, in_window)
+
+    def _card_plays(self, name: str, player: int, in_window: bool) -> Iterator[Play]:
+        """Every way ``player`` may play the card ``name`` now, with every target."""
+        card = self.card(name)
+        for blitz in self._play_modes(card, player, in_window):
+            for target, kind, entry in self.targets(card, player):
+                if not blitz or self._survives_sacrifice(card, player, target, kind):
                     yield Play(name, target, kind, entry, blitz, player=player)
+
+    def _survives_sacrifice(self, card: Card, player: int, target: int, kind: str) -> bool:
+        """A paid Blitz may not aim at the very Citizen it sacrifices.
+
+        The sacrificed Proletariat "goes to the Gulag before the card is played"
+        (FAQ), so one's own Citizen of that kind is a target only if another is left.
+        """
+        if target != player or kind != card.blitz_cost:
+            return True
+        return self.seats[player].citizens[kind] >= 2
 
     def _play_modes(self, card: Card, player: int, in_window: bool) -> list[bool]:
         """How ``card`` may be played now: ``[]`` not at all; True means as a paid Blitz."""

@@ -117,6 +117,19 @@ def test_hire_assassin_may_send_any_citizen_even_your_own() -> None:
     assert Play("Hire Assassin", target=0, kind="C", player=0) in state.legal_actions(0)
 
 
+def test_hire_assassin_as_a_blitz_cannot_aim_at_its_own_sacrifice() -> None:
+    """The sacrificed Proletariat is in the Gulag before the card is played (FAQ)."""
+    state = table()
+    give(state, 0, citizens="C")
+    give(state, 1, hand=["Hire Assassin"], citizens="P")
+    offered = {(a.target, a.kind, a.blitz) for a in state.legal_actions(1) if isinstance(a, Play)}
+    assert offered == {(0, "C", True)}
+    with pytest.raises(IllegalAction):
+        state.apply(Play("Hire Assassin", target=1, kind="P", blitz=True, player=1))
+    give(state, 1, citizens="P")  # with a second Proletariat, the other one is a target
+    assert Play("Hire Assassin", 1, "P", -1, True, player=1) in state.legal_actions(1)
+
+
 def test_encourage_dissent_lets_each_player_choose_their_own_discards() -> None:
     state = table(players=3)
     give(state, 0, hand=["Encourage Dissent"])

@@ -190,6 +190,20 @@ def test_stifle_cannot_touch_disarm_the_citizens_or_the_cards_after_it() -> None
     assert state.legal_actions(1) == [Pass(player=1)]
 
 
+def test_a_countered_disarm_shields_nothing() -> None:
+    """A countered card has no effect, so the cards after a countered Disarm may be Stifled."""
+    state = table(phase="propaganda")
+    give(state, 0, hand=["Disarm the Citizens", "Seize the Gears"], deck=["Propaganda"] * 4)
+    give(state, 1, hand=["Counter Propaganda", "Stifle Free Speech"])
+    disarm = play(state, "Disarm the Citizens", 0)
+    play(state, "Counter Propaganda", 1, entry=disarm)
+    pass_round(state)
+    assert state.stack == [] and state.seats[0].discard == ["Disarm the Citizens"]
+    state.apply(EndPhase(player=0))
+    seize = play(state, "Seize the Gears", 0)
+    assert Play("Stifle Free Speech", entry=seize, player=1) in state.legal_actions(1)
+
+
 def test_stifle_may_target_cards_played_before_disarm() -> None:
     state = table(phase="propaganda")
     give(state, 0, hand=["Disarm the Citizens", "Propaganda"])
