@@ -91,14 +91,7 @@ class Mat:
 
     def default_wild_spots(self, letters: list[str]) -> tuple[int, ...]:
         """Where :meth:`assign` puts wild tiles: the letters left without a plain tile."""
-        plain = self.split_reserve()[0]
-        spots = []
-        for index, letter in enumerate(letters):
-            if letter in plain:
-                plain.remove(letter)
-            else:
-                spots.append(index)
-        return tuple(spots)
+        return unfilled_spots(letters, self.split_reserve()[0])
 
     def assign_chosen(self, letters: list[str], wild_spots: tuple[int, ...]) -> list[str] | None:
         """Reserve tiles for ``letters``: wild exactly at ``wild_spots``, plain elsewhere.
@@ -151,3 +144,15 @@ class Mat:
             "die": self.die,
             "edges": list(self.edges),
         }
+
+
+def unfilled_spots(letters: list[str], plain: list[str]) -> tuple[int, ...]:
+    """The places of ``letters`` left without a plain tile when they are used in order."""
+    left = list(plain)
+    spots = []
+    for index, letter in enumerate(letters):
+        if letter in left:
+            left.remove(letter)
+        else:
+            spots.append(index)
+    return tuple(spots)

@@ -70,7 +70,7 @@ from games.cog.actions import (
 )
 from games.cog.edition import CabinetCard, Edition
 from games.cog.grid import Placed, is_wild
-from games.cog.mat import Mat
+from games.cog.mat import Mat, unfilled_spots
 from games.core import CHANCE, Action, Event, IllegalAction, Outcome, State
 
 COLOURS = ("Red", "Blue", "Green", "Yellow")
@@ -143,9 +143,21 @@ def _positions(spots: tuple[int, ...]) -> str:
     return ", ".join(str(spot + 1) for spot in spots)
 
 
-def _multiset_within(needed: list[str], held: list[str]) -> bool:
-    """Whether ``held`` contains every item of ``needed``, repeats counted."""
-    return not Counter(needed) - Counter(held)
+def _plain_shortage(letters: list[str], plain: list[str]) -> dict[str, int]:
+    """For each letter, how many of its places the plain tiles held cannot fill."""
+    short = Counter(letters) - Counter(plain)
+    return dict(short)
+
+
+def _covers(chosen: tuple[int, ...], letters: list[str], short: dict[str, int]) -> bool:
+    """Whether wild tiles on the ``chosen`` places leave only letters plain tiles can fill."""
+    if not short:
+        return True
+    left = dict(short)
+    for index in chosen:
+        if letters[index] in left:
+            left[letters[index]] -= 1
+    return all(count <= 0 for count in left.values())
 
 
 def _where_of(placed: Placed) -> tuple[str, int, int, bool]:
@@ -1111,6 +1123,7 @@ class CogState(State):
         words = [w for w in self.permitted_words() if mat.shortfall(w) <= len(w) * crossing - 1
                  or mat.shortfall(w) == 0]  # fmt: skip
         found = []
+        plain, wild = mat.split_reserve()
         for placed in mat.grid.candidates(words, mat.wild):
             letters = [
                 letter
@@ -1121,26 +1134,25 @@ class CogState(State):
                 found.append(
                     PlaceWord(placed.word, placed.row, placed.col, placed.down, player=player)
                 )
-                found += self._wild_variants(player, placed, letters)
+                if wild:
+                    found += self._wild_variants(player, placed, letters, plain, len(wild))
         return found
 
-    def _wild_variants(self, player: int, placed: Placed, letters: list[str]) -> list[PlaceWord]:
+    def _wild_variants(
+        self, player: int, placed: Placed, letters: list[str], plain: list[str], wild: int
+    ) -> list[PlaceWord]:
         """The same placement with the player choosing which new cells take wild tiles.
 
-        Every set of new cells the wild tiles held can cover while plain tiles
-        fill the rest, except the set :meth:`Mat.assign` picks anyway.
+        Every set of new cells the ``wild`` tiles held can cover while the
+        ``plain`` tiles fill the rest, except the set :meth:`Mat.assign` picks anyway.
         """
-        mat = self.mats[player]
-        plain, wild = mat.split_reserve()
-        if not wild:
-            return []
-        spots = [i for i, cell in enumerate(placed.cells()) if cell not in mat.grid.tiles]
-        default = mat.default_wild_spots(letters)
+        tiles = self.mats[player].grid.tiles
+        spots = [i for i, cell in enumerate(placed.cells()) if cell not in tiles]
+        default, short = unfilled_spots(letters, plain), _plain_shortage(letters, plain)
         found: list[PlaceWord] = []
-        for size in range(1, min(len(wild), len(letters)) + 1):
+        for size in range(1, min(wild, len(letters)) + 1):
             for chosen in combinations(range(len(letters)), size):
-                rest = [letter for i, letter in enumerate(letters) if i not in chosen]
-                if chosen != default and _multiset_within(rest, plain):
+                if chosen != default and _covers(chosen, letters, short):
                     wild_at = tuple(spots[i] for i in chosen)
                     found.append(PlaceWordWild(*_where_of(placed), wild_at, player=player))
         return found
