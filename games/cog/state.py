@@ -6,8 +6,8 @@ How the rulebook's flow maps onto the engine contract:
   the bag, a cabinet card from the deck, a die roll) wait in a queue of
   *effects*; while the first waiting effect needs chance, ``to_act()`` is
   ``(CHANCE,)``. Effects that need a player's choice (which centre letter to
-  take, which letters to return in Phase V) make that player act. Effects
-  that need neither (VPs, a star) resolve at once.
+  take, what to return or convert at Task 6 of Phase V) make that player
+  act. Effects that need neither (VPs, a star) resolve at once.
 - Phase I (Prepare) is a run of chance actions.
 - Phase II (Collect) is sequential in turn order, four turns each.
 - Phase III (Activate) is simultaneous among the players who hold a
