@@ -2,26 +2,17 @@
 
 Run: ``.venv/bin/python benchmarks/bench_commissars.py [--games N]``. Each game
 is played by uniformly random players (chance sampled from the seed) with
-preconstructed decks and leaders until a Revolution succeeds or the default
-turn cap ends it. The last table times ``to_act`` alone (it is called on every
+preconstructed decks and leaders until a Revolution succeeds or the 300-turn
+cap ends it. The last table times ``to_act`` alone (it is called on every
 action, and asks every other player's hand whether it holds a playable Blitz)
 on positions taken from such games.
-
-``--checked N`` instead times N complete games per player count under the
-light checks of ``test_many_complete_games`` (the shared random-simulation
-checker, with random players picked among everyone who may act, interjecting
-Blitz plays included): the cost of one game in the long simulation run.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import commissars
 from games.commissars.players import random_player
@@ -64,39 +55,11 @@ def to_act_rate(players: int, games: int, repeats: int = 20) -> float:
     return repeats * len(states) / (time.perf_counter() - start)
 
 
-def checked_games(games: int) -> None:
-    """Seconds per complete game under the long simulation run's light checks."""
-    from tests.commissars.test_commissars_simulation import LIGHT_CHECKS, start, unlisted
-    from tests.random_simulation import simulate
-
-    print("players  games  s/game  plies/game  revolutions")
-    for players in range(2, 7):
-        begin = time.perf_counter()
-        report = simulate(
-            start(players, 300),
-            commissars.ACTIONS,
-            games=games,
-            seed=1_000_000 * players,
-            max_plies=60_000,
-            checks=LIGHT_CHECKS,
-            illegal_candidates=unlisted,
-        )
-        elapsed = time.perf_counter() - begin
-        print(
-            f"{players:7d}  {games:5d}  {elapsed / games:6.2f}  {report.plies / games:10.0f}  "
-            f"{report.reasons['revolution']:11d}"
-        )
-
-
 def main() -> None:
     """Print games per second and actions per second for each player count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per player count")
-    parser.add_argument("--checked", type=int, default=0, help="time N checked games instead")
     args = parser.parse_args()
-    if args.checked:
-        checked_games(args.checked)
-        return
     print("players  games  games/s  actions/s  actions/game  capped")
     for players in range(2, 7):
         start = time.perf_counter()
