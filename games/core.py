@@ -126,6 +126,13 @@ class Action(JsonDataclass):
     def __str__(self) -> str:
         return self.notation()
 
+    def safe_notation(self) -> str:
+        """The notation, or the plain field list when bad values (a garbage record) break it."""
+        try:
+            return self.notation()
+        except (TypeError, ValueError, AttributeError, IndexError, KeyError):
+            return Action.notation(self)
+
 
 @dataclasses.dataclass(frozen=True)
 class Event(JsonDataclass):
@@ -397,6 +404,6 @@ def replay(record: Record) -> State:
             state.apply(action)
         except IllegalAction as error:
             raise BadRecord(
-                f"action {number} ({action.notation()}) does not apply: {error}"
+                f"action {number} ({action.safe_notation()}) does not apply: {error}"
             ) from error
     return state

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -40,3 +42,24 @@ def test_console_script_runs_as_a_module() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("cogtable ")
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "PlaceWordWild", "word": "COG", "row": 0, "col": 0, "down": False,
+         "wild_at": ["a"]},
+        {"type": "PlaceWord", "word": "COG", "row": "x", "col": 0, "down": False},
+    ],
+)  # fmt: skip
+def test_a_record_with_garbage_values_is_one_line_not_a_traceback(
+    action: dict[str, object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value of the wrong type is refused in one line even where the notation cannot print it."""
+    options = {"players": 2, "first_player": 0, "edition": ""}
+    record = {"game": "cog", "options": options, "seed": 0, "actions": [{**action, "player": 0}]}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert "action 1 (" in error and "does not apply" in error and "Traceback" not in error

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             events = state.apply(action)
         except IllegalAction as error:
             raise BadRecord(
-                f"action {number} ({action.notation()}) does not apply: {error}"
+                f"action {number} ({action.safe_notation()}) does not apply: {error}"
             ) from error
         described = "; ".join(event.describe() for event in events)
         print(f"{number:4d}. {action.notation()}" + (f"  ({described})" if described else ""))
