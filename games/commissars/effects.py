@@ -177,9 +177,14 @@ class Effects:
             self._later("choose", target.player, "automarx")
 
     def _lift_disarm(self, disarm: Entry) -> None:
-        """A countered Disarm the Citizens has no effect: the cards after it lose its shield."""
+        """A countered Disarm the Citizens has no effect: the shield is what it was before it.
+
+        An earlier Disarm of the same player this turn still shields what follows.
+        """
+        if disarm.shield_before == disarm.player:
+            return
         if self.disarmed == disarm.player:
-            self.disarmed = -1
+            self.disarmed = disarm.shield_before
         for entry in self.stack:
             if entry.player == disarm.player and entry.id > disarm.id:
                 entry.protected = False

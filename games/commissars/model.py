@@ -82,6 +82,8 @@ class Entry:
     player whose discard pile the card goes to (differs after Intercept
     Transmission). ``protected``: Stifle Free Speech may not target it (Disarm
     the Citizens); ``uncounterable``: nothing may counter it (Revolution at 20+).
+    ``shield_before``: whose cards a Disarm shielded before this card was played
+    (-1: nobody), so a countered Disarm can put back exactly what stood before it.
     """
 
     id: int
@@ -95,6 +97,7 @@ class Entry:
     protected: bool = False
     uncounterable: bool = False
     played_before: int = 0
+    shield_before: int = -1
 
     def to_json(self) -> dict[str, Any]:
         """This entry, JSON-ready (stack entries are public)."""

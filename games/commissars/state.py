@@ -457,6 +457,7 @@ class CommissarsState(Effects, State):
             self.send(player, card.blitz_cost, counted=False)
         elif card.type in ("Action", "Revolution") and action.source < 0:
             self.actions_left -= 1
+        shield_before = self.disarmed
         if "disarm" in card.on_play:
             self.disarmed = player
         points = self.seats[player].points()
@@ -465,6 +466,7 @@ class CommissarsState(Effects, State):
             protected=self.disarmed == player,
             uncounterable=bool(card.uncounterable_at) and points >= card.uncounterable_at,
             played_before=self.played[player],
+            shield_before=shield_before,
         )  # fmt: skip
         self.next_id += 1
         self.played[player] += 1

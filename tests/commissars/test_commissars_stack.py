@@ -204,6 +204,21 @@ def test_a_countered_disarm_shields_nothing() -> None:
     assert Play("Stifle Free Speech", entry=seize, player=1) in state.legal_actions(1)
 
 
+def test_countering_a_second_disarm_leaves_the_first_ones_shield() -> None:
+    state = table(phase="propaganda")
+    disarms = ["Disarm the Citizens"] * 2
+    give(state, 0, hand=[*disarms, "Seize the Gears"], deck=["Propaganda"] * 4)
+    give(state, 1, hand=["Counter Propaganda", "Stifle Free Speech"])
+    play(state, "Disarm the Citizens", 0)
+    pass_round(state)  # the first Disarm resolves
+    second = play(state, "Disarm the Citizens", 0)
+    play(state, "Counter Propaganda", 1, entry=second)
+    pass_round(state)
+    state.apply(EndPhase(player=0))
+    seize = play(state, "Seize the Gears", 0)
+    assert Play("Stifle Free Speech", entry=seize, player=1) not in state.legal_actions(1)
+
+
 def test_stifle_may_target_cards_played_before_disarm() -> None:
     state = table(phase="propaganda")
     give(state, 0, hand=["Disarm the Citizens", "Propaganda"])
