@@ -112,7 +112,7 @@ def interjection(state: CommissarsState, session: Session) -> Action | None:
     Each seat is asked at most once per phase of each turn, not before every
     single discard.
     """
-    for player in state.may_blitz():
+    for player in _asked_to_blitz(state, session):
         key = (state.turn, state.phase, player)
         if key in session.asked:
             continue
@@ -121,6 +121,18 @@ def interjection(state: CommissarsState, session: Session) -> Action | None:
         if action is not None:
             return action
     return None
+
+
+def _asked_to_blitz(state: CommissarsState, session: Session) -> list[int]:
+    """The seats to ask: those who could Blitz; with several humans, every other human.
+
+    Asking only the humans who hold a playable Blitz would tell the others
+    (watching the pass-and-play hand-over) who holds one.
+    """
+    could = state.may_blitz()
+    if session.humans() < 2 or not state.blitz_moment():
+        return could
+    return [p for p in state.others(state.active) if session.is_human(p) or p in could]
 
 
 def _offer_blitz(state: CommissarsState, session: Session, player: int) -> Action | None:
@@ -175,6 +187,8 @@ def _pick(state: CommissarsState, player: int, question: str) -> Action | None:
     for number, action in enumerate(actions, start=1):
         print(f"  {number:3d}. {action.notation()}")
     name = state.player_name(player)
+    if question and not actions:
+        question = "no Blitz you could play now; press Enter to let the game go on"
     prompt = (
         f"{name.capitalize()}: {question} "
         if question

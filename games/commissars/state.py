@@ -14,7 +14,10 @@ Who acts is decided in this order (see :meth:`CommissarsState.to_act`):
    time"; such a player is never obliged to, so only their Blitz plays are
    listed (no Pass). A Blitz played this way goes on the stack and opens the
    response window as usual; when the stack is empty again the game is where
-   it was (same phase, same active player, same actions left).
+   it was (same phase, same active player, same actions left). Who holds a
+   playable Blitz is a secret of their hand: ``to_act`` (the referee's
+   knowledge) includes them, but views and messages do not; a player's own
+   view says ``may_blitz`` for them alone.
 
 The Produce step's two flips are chance and happen at once, with nobody to
 wait for. A Blitz "between Produce and Discard/Draw" is therefore played at
@@ -149,10 +152,16 @@ class CommissarsState(Effects, State):
         is empty here (a window is open whenever it is not), so cards that
         target a stack entry are left out of that set.
         """
+        return self._interjectors() if self.blitz_moment() else []
+
+    def blitz_moment(self) -> bool:
+        """Whether the game waits on the active player's phase with nothing on the stack.
+
+        That is when anyone holding a Blitz may interject; a table asks (or lights)
+        every player alike then, since only the hands say who really could.
+        """
         waiting_on_turn = not self.tasks and self.window is None and self.phase in MAIN_PHASES
-        if not waiting_on_turn or self.winner >= 0 or self.ended:
-            return []
-        return self._interjectors()
+        return waiting_on_turn and self.winner < 0 and not self.ended
 
     def _interjectors(self) -> list[int]:
         """:meth:`may_blitz` without its checks (``to_act`` has made them already)."""
@@ -653,14 +662,21 @@ class CommissarsState(Effects, State):
             if task[0] == "deal_leader":
                 return f"the table: the Faction Leader dealt to player {task[1] + 1}"
             return f"the table: the top card of player {task[1] + 1}'s deck ({task[0]})"
-        names = ", ".join(self.player_name(p) for p in acting)
+        names = ", ".join(self.player_name(p) for p in self._waited_for())
         if self.tasks:
             return f"{names} to decide ({' '.join(str(part) for part in self.tasks[0][::2])})"
         if self.window is not None:
             return f"{names} to respond to {self.stack[-1].card} or pass"
-        text = f"{self.player_name(self.active)} ({self.phase} phase)"
-        interjecting = ", ".join(self.player_name(p) for p in acting if p != self.active)
-        return f"{text}; {interjecting} may play a Blitz" if interjecting else text
+        return f"{names} ({self.phase} phase)"
+
+    def _waited_for(self) -> list[int]:
+        """``to_act`` without the players who could interject with a Blitz.
+
+        Who holds a playable Blitz is a secret of their hand, so views, prompts
+        and refusal messages name only the players the game is waiting for.
+        """
+        blitzing = self.may_blitz()
+        return [p for p in self.to_act() if p not in blitzing]
 
     def view(self, player: int | None = None) -> dict[str, Any]:
         view = self._public_view()
@@ -668,6 +684,7 @@ class CommissarsState(Effects, State):
             view["you"] = player
             view["hand"] = sorted(self.seats[player].hand.elements())
             view["packet"] = sorted(self.seats[player].packet.elements())
+            view["may_blitz"] = player in self.may_blitz()
             view.update(self._revealed_to(player))
         return view
 
@@ -686,8 +703,7 @@ class CommissarsState(Effects, State):
             "players": [seat.public() for seat in self.seats],
             "stack": [entry.to_json() for entry in self.stack],
             "window": window,
-            "to_act": list(self.to_act()),
-            "may_blitz": self.may_blitz(),
+            "to_act": self._waited_for(),
             "waiting_for": self.waiting_for(),
             "winner": self.winner,
         }

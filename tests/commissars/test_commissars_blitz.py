@@ -15,7 +15,7 @@ def test_an_opponent_blitzes_in_the_discard_phase_and_the_phase_goes_on() -> Non
     give(state, 2, hand=["Doublethink"], deck=["Seize the Gears", "Propaganda"])
     assert state.to_act() == (0, 2)
     assert state.legal_actions(2) == [Play("Doublethink", player=2)]  # no Pass: never obliged
-    assert state.view(None)["may_blitz"] == [2]
+    assert state.view(2)["may_blitz"] and not state.view(1)["may_blitz"]
     state.apply(Discard("Propaganda", player=0))
     play(state, "Doublethink", 2)
     assert state.view(None)["window"]["next"] == 0  # the window starts after its player
@@ -73,7 +73,7 @@ def test_a_counter_with_an_empty_stack_is_offered_nothing(hand: list[str], phase
     give(state, 0, hand=["Propaganda"])
     give(state, 1, hand=[*hand, "Seize the Gears", "Revolution"], citizens="P")
     assert state.to_act() == (0,)
-    assert state.legal_actions(1) == [] and state.view(None)["may_blitz"] == []
+    assert state.legal_actions(1) == [] and not state.view(1)["may_blitz"]
 
 
 def test_an_interjecting_player_may_only_play_a_blitz() -> None:
@@ -86,7 +86,7 @@ def test_an_interjecting_player_may_only_play_a_blitz() -> None:
             state.apply(action)
     with pytest.raises(IllegalAction):
         play(state, "Propaganda", 1, target=0)
-    assert "player 2 may play a Blitz" in state.waiting_for()
+    assert state.waiting_for() == "player 1 (propaganda phase)"  # the hand stays secret
 
 
 def test_after_an_interjection_the_active_player_still_plays_propaganda() -> None:
@@ -121,4 +121,16 @@ def test_nobody_may_blitz_once_the_revolution_has_won() -> None:
     play(state, "Revolution", 0)
     pass_round(state)
     assert state.winner == 0 and state.to_act() == ()
-    assert state.may_blitz() == [] and state.view(None)["may_blitz"] == []
+    assert state.may_blitz() == [] and not state.view(1)["may_blitz"]
+
+
+def test_no_view_tells_who_holds_a_playable_blitz() -> None:
+    """Whether an opponent could interject is a secret of their hand."""
+    views = []
+    for hand in (["Doublethink"], ["Propaganda"]):
+        state = table(players=3)
+        give(state, 0, hand=["Propaganda"])
+        give(state, 2, hand=hand)
+        views.append([state.view(p) for p in (None, 0, 1)])
+    assert views[0] == views[1]
+    assert views[0][0]["to_act"] == [0]

@@ -56,11 +56,24 @@ def test_a_human_is_prompted_and_a_wrong_answer_is_asked_again(
 def test_pass_and_play_hides_the_screen_between_humans(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n\n"))
     assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 2
     captured = capsys.readouterr()
-    assert front_end.CLEAR in captured.out and "Pass to player 1" in captured.out
+    asked_2, asked_1 = (
+        captured.out.index("Pass to player 2"),
+        captured.out.index("Pass to player 1"),
+    )
+    assert front_end.CLEAR in captured.out and asked_2 < asked_1
     assert "input ended" in captured.err
+
+
+def test_with_several_humans_each_is_asked_about_a_blitz_whether_or_not_they_hold_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Asking only those who could Blitz would tell the others who holds one."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 2
+    assert "Player 2: no Blitz you could play now; press Enter" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
