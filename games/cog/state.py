@@ -332,6 +332,8 @@ class CogState(State):
     def _skip_choice(self, head: tuple[Any, ...]) -> bool:
         """A choice with nothing to choose from is dropped."""
         kind, player = head
+        if kind == "limits":
+            self._return_stars_if_bag_empty(player)
         needed = any(self.centre) if kind == "pick_centre" else self._over_limits(player)
         if not needed:
             self.queue.pop(0)
@@ -360,16 +362,16 @@ class CogState(State):
             return
         self._push(self._icon_effects(player, self.ed.track[mat.pawn]))
 
-    def _over_limits(self, player: int) -> bool:
-        """Whether ``player`` still holds too many letters or stars at Task 6.
-
-        With the bag empty the only way down from too many stars is to return
-        them, so that happens here without asking.
-        """
+    def _return_stars_if_bag_empty(self, player: int) -> None:
+        """Task 6 with the bag empty: returning is the only way down from too many stars."""
         mat = self.mats[player]
         if not self._bag_total() and mat.stars > MAX_STARS:
             self.supply_stars += mat.stars - MAX_STARS
             mat.stars = MAX_STARS
+
+    def _over_limits(self, player: int) -> bool:
+        """Whether ``player`` still holds too many letters or stars at Task 6."""
+        mat = self.mats[player]
         return len(mat.reserve) > MAX_LETTERS or mat.stars > MAX_STARS
 
     def _limit_kinds(self, player: int) -> set[type[Action]]:
