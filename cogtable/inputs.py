@@ -13,7 +13,7 @@ from typing import Literal
 
 Peg = tuple[int, int]
 PieceColour = Literal["red", "blue", "gold"]
-ButtonName = Literal["confirm", "undo", "new_game", "pause"]
+ButtonName = Literal["confirm", "undo", "pass", "new_game", "pause"]
 PartName = Literal["camera", "link", "gpio"]
 
 
@@ -47,7 +47,7 @@ class ButtonPressed:
 
 @dataclass(frozen=True)
 class DiceRolled:
-    """An electronic or physical die reported a value."""
+    """An electronic die (the Pico's) or a GPIO roll button reported a value."""
 
     die: int
     value: int
@@ -55,9 +55,16 @@ class DiceRolled:
 
 @dataclass(frozen=True)
 class ConsoleCommand:
-    """A line typed at the console (mock table, debugging)."""
+    """A line typed at the console: an answer to what the table asks, or a command.
+
+    ``seat`` says who typed it, where that matters (a choice at a table where
+    several may act); ``answers`` names the request (its key in the status)
+    the line answers, so an answer to a question no longer asked is refused.
+    """
 
     text: str
+    seat: int | None = None
+    answers: str | None = None
 
 
 @dataclass(frozen=True)

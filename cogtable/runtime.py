@@ -14,7 +14,13 @@ the LED renderers, and the producers that feed the queue:
 - the Pico link (serial ``sim``: the real firmware on the simulator, over a
   pseudo-terminal): buttons and dice become inputs, link status changes become
   ``PartStatus("link", ...)``;
-- the profile's GPIO buttons (gpiozero) become :class:`ButtonPressed`.
+- the profile's GPIO buttons (gpiozero) become :class:`ButtonPressed`, and a
+  GPIO roll button a :class:`DiceRolled` the Pi rolls itself.
+
+The runtime knows no game: the game (the profile's ``[table] game``, or the
+one given) and its adapter say whether the camera has anything to read; a
+game whose adapter reads nothing gets no camera reader, and its status says
+so.
 
 A part that is missing or fails (no camera, the Pico unplugged, no GPIO) is
 reported as a status and retried; it never stops the runtime.
@@ -32,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import random
 import sqlite3
 import threading
 import time
@@ -43,24 +50,27 @@ from typing import Any
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.controller import Controller
 from cogtable.errors import UserError
+from cogtable.game_choice import GameChoice, choose, refereeable
 from cogtable.inputs import (
     BoardSettled,
     BoardUnsettled,
     ButtonPressed,
+    ConsoleCommand,
     DiceRolled,
     Input,
     PartStatus,
 )
 from cogtable.journal import Journal
 from cogtable.mock.world import MockWorld, world_camera
-from cogtable.outputs import ChangedOnly, FanOut, LastFrame, PicoRenderer
+from cogtable.outputs import FanOut, LastFrame, PicoRenderer
+from cogtable.screen import TableScreen
+from cogtable.sensing import Sensors
 from cogtable.table import GameTable
 from firmware_bridge import link as pico
 from firmware_bridge.simulator import Simulator, SimulatorError
-from games.kogworks.board import ROWS, peg_at
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
-from hardware.leds import Frame, GpioSeatLeds, Renderer, TerminalRenderer
-from hardware.profile import Profile
+from hardware.leds import Frame, GpioSeatLeds, Renderer
+from hardware.profile import Profile, pico_buttons
 from vision.reader import BoardReader, Reading
 from vision.settle import BoardState, SettleStatus, SettlingFilter
 from vision.sources import CameraSource, PiCameraSource, SourceError, open_source
@@ -68,15 +78,8 @@ from vision.sources import CameraSource, PiCameraSource, SourceError, open_sourc
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
-PICO_BUTTONS: dict[int, tuple[int | None, str]] = {
-    0: (0, "confirm"),
-    1: (0, "undo"),
-    2: (1, "confirm"),
-    3: (1, "undo"),
-    4: (None, "new_game"),
-    5: (None, "pause"),
-}
-"""The firmware's button ids (``firmware_bridge/firmware/config.py``) as (seat, kind)."""
+RELEASE_SETTLE_S = 0.04
+"""After a simulated press, the release must outlast the firmware's debounce (``DEBOUNCE_MS``)."""
 PICO_HOLD_S = 0.8
 """The firmware's hold time (``HOLD_MS``): a press this long reports HELD."""
 CAMERA_RETRY_S = 1.0
@@ -87,7 +90,8 @@ STOP_JOIN_S = 1.0
 STOP_FLUSH_S = 0.5
 """How long stop() waits for the Pico to acknowledge the last LED frame."""
 JOURNAL_NAME = "journal.sqlite3"
-PEG_ROWS = tuple(tuple(peg_at(row, col) for col in range(row + 1)) for row in range(ROWS))
+GPIO_DIE = -1
+"""The die number of a roll made by the Pi for its GPIO roll button (Pico dice count from 0)."""
 
 
 class HandledLog:
@@ -165,8 +169,11 @@ class Runtime:
         clock: Clock = time.monotonic,
         quiet: bool = False,
         world: MockWorld | None = None,
+        game: GameChoice | None = None,
     ) -> None:
         self.profile = profile
+        self.choice = game or choose(profile)
+        self.buttons = pico_buttons(profile)
         self.state_dir = _state_dir(Path(state_dir))
         self.clock = clock
         self.quiet = quiet
@@ -198,6 +205,7 @@ class Runtime:
         self.sight = LastFrame()
         self.seat_leds: GpioSeatLeds | None = None
         self.gpio_buttons: TableButtons | None = None
+        self.screen = None if self.quiet else TableScreen()
         self.renderer = FanOut(self._renderers())
         self.table = self._make_table()
 
@@ -213,9 +221,6 @@ class Runtime:
         renderers: list[Renderer] = [self.sight]
         if self.pico is not None:
             renderers.append(self.pico)
-        if not self.quiet:
-            terminal = TerminalRenderer(arrangement={"pegs": PEG_ROWS})
-            renderers.append(ChangedOnly(terminal))
         if any(seat.led_pins for seat in self.profile.seats):
             self.seat_leds = self._gpio_part(
                 lambda: GpioSeatLeds.from_profile(self.profile, pin_factory_for(self.profile.gpio))
@@ -229,7 +234,16 @@ class Runtime:
         seed = self.world.seed if self.world is not None else 0
         template = Frame.for_profile(self.profile)
         return GameTable(
-            self.journal, self.renderer, template, colours, seed=seed, clock=self.clock
+            self.journal,
+            self.renderer,
+            template,
+            colours,
+            game=self.choice,
+            seed=seed,
+            clock=self.clock,
+            sensors=Sensors.of(self.profile),
+            games=refereeable(self.profile) or [self.choice],
+            screen=self.screen,
         )
 
     def _gpio_part(self, make: Callable[[], Any]) -> Any:
@@ -302,7 +316,7 @@ class Runtime:
 
     def press(self, seat: int | None, kind: str, held: bool = False) -> bool:
         """Press a button on the simulated Pico; True once the controller has handled it."""
-        button = next((b for b, key in PICO_BUTTONS.items() if key == (seat, kind)), None)
+        button = next((b for b, key in self.buttons.items() if key == (seat, kind)), None)
         connected = self.link is not None and self.link.status == pico.Status.CONNECTED
         if self.simulator is None or button is None or not connected:
             return False
@@ -312,6 +326,34 @@ class Runtime:
         self.simulator.release(button)
         wanted = ButtonPressed(kind, seat, held)  # type: ignore[arg-type]
         return self.handled.wait_for(lambda item: item == wanted, mark, 3.0, self._stop)
+
+    def shown_status(self) -> dict[str, Any]:
+        """The table's status as its screen last showed it (safe from any thread)."""
+        return dict(self.table.published)
+
+    def console(self, line: ConsoleCommand) -> bool:
+        """Type a line at the table's console; True once the controller has handled it."""
+        mark = self.handled.count
+        self.put(line)
+        return self.handled.wait_for(lambda done: done is line, mark, 3.0, self._stop)
+
+    def die_leds(self) -> list[tuple[int, int, int]] | None:
+        """The simulated Pico's LED chain, dice faces included (None without a simulator)."""
+        if self.simulator is None or not self._ever_connected():
+            return None
+        return self.simulator.leds()
+
+    def roll(self, die: int = 0) -> bool:
+        """Press the simulated Pico's roll button of die ``die``; True once the roll is handled."""
+        connected = self.link is not None and self.link.status == pico.Status.CONNECTED
+        if self.simulator is None or die not in self.profile.dice.pico or not connected:
+            return False
+        mark = self.handled.count
+        self.simulator.press_roll(die)
+        rolled = lambda item: isinstance(item, DiceRolled) and item.die == die  # noqa: E731
+        handled = self.handled.wait_for(rolled, mark, 3.0, self._stop)
+        time.sleep(RELEASE_SETTLE_S)
+        return handled
 
     # -- the Pico ------------------------------------------------------------------
 
@@ -346,11 +388,16 @@ class Runtime:
                 event = self.link.events.get(timeout=0.1)
             except queue.Empty:
                 continue
-            item = _link_input(event)
+            item = _link_input(event, self.buttons)
             if item is not None:
                 self.put(item)
 
     def _gpio_event(self, event: ButtonEvent) -> None:
+        if event.kind == "roll":
+            if event.gesture != "held":
+                faces = self.profile.dice.faces
+                self.put(DiceRolled(GPIO_DIE, random.SystemRandom().randint(1, faces)))
+            return
         self.put(ButtonPressed(event.kind, event.seat, event.gesture == "held"))  # type: ignore[arg-type]
 
     # -- the camera ------------------------------------------------------------------
@@ -359,6 +406,9 @@ class Runtime:
         camera, watcher = None, CameraWatcher(self, SettlingFilter(clock=self.clock))
         reader: BoardReader | None = None
         while not self._stop.is_set():
+            if not self.table.adapter.camera_regions():
+                self._idle_frame(watcher)
+                continue
             if camera is None:
                 camera = self._open_camera(watcher)
                 if camera is None:
@@ -376,8 +426,20 @@ class Runtime:
         if camera is not None:
             camera.close()
 
+    def _idle_frame(self, watcher: CameraWatcher) -> None:
+        """The game reads nothing from the camera: say so once; the mock world's time goes on."""
+        watcher.part("not used", self.table.adapter.camera_note or "this game reads nothing")
+        watcher.board = None
+        if self.world is None:
+            self._stop.wait(FRAME_PERIOD_S)
+        else:
+            self.world.tick()
+
     def _reader(self) -> BoardReader:
-        """A reader for the profile's board with its colour calibration."""
+        """The vision reader the game's camera region names, for the profile's board."""
+        names = {region.reader for region in self.table.adapter.camera_regions()}
+        if names != {"peg-disk"}:
+            raise UserError(f"no vision reader for {sorted(names)} yet; this table reads peg-disk")
         return BoardReader(self.geometry, self.calibration)
 
     def _open_camera(self, watcher: CameraWatcher) -> Any:
@@ -459,10 +521,10 @@ def _grab(camera: Any) -> Any:
     return grab() if grab is not None else camera.read()
 
 
-def _link_input(event: object) -> Input | None:
+def _link_input(event: object, buttons: dict[int, tuple[int | None, str]]) -> Input | None:
     """The controller input for one event from the Pico (None: nothing to do)."""
     if isinstance(event, pico.ButtonEvent):
-        seat_kind = PICO_BUTTONS.get(event.button)
+        seat_kind = buttons.get(event.button)
         if seat_kind is None or event.action not in ("pressed", "held"):
             return None
         seat, kind = seat_kind

@@ -1,57 +1,106 @@
 """The game at the table: journal, engine, adapter and LEDs, driven by the controller.
 
-:class:`GameTable` is what :class:`cogtable.controller.Controller` drives. It
-keeps the journaled game, asks the game's adapter what each settled reading
-means, applies moves through the journal (so an action is durable before the
-LEDs change) and shows the adapter's LED frame.
+:class:`GameTable` is what :class:`cogtable.controller.Controller` drives, and
+it knows no game: the game's :class:`~cogtable.adapters.base.TableAdapter`
+says what a settled camera reading means, how a sensed answer fills one of
+the engine's requests, and how the LEDs and the screen look. The table
+applies actions through the journal (so an action is durable before the LEDs
+change) and answers every input on the LEDs.
+
+Inputs and what they do:
+
+- a settled camera reading: judged by the adapter (a move, a take-back, out
+  of sync, ...); only games whose adapter reads the camera see it;
+- a die rolled (the Pico's electronic dice, a GPIO roll button): the answer
+  to an open ``die`` request;
+- a line at the console: an answer to an open request (a die face, a letter,
+  a card, a player's choice in the game's notation), or ``undo`` / ``new``;
+- a seat's confirm or pass button: that seat's default (a pass in a response
+  window), where the game has one; a press out of turn is refused;
+- undo held: take back the last action; new game pressed: a new game of the
+  current one; new game held: the next game this table can referee.
+
+Every answer names nothing or the request it answers (``ConsoleCommand.answers``);
+an answer to a request no longer asked is refused, so a request answered
+twice is applied once. Nothing refused is recorded.
 
 The table is *in sync* when the physical board matches the game. After a
-restart, a new game or an undo button, it is not: readings are then only
-compared, with the differing pegs shown, until the board matches; only then do
-changes count as moves. So a board that still shows an undone move is never
-read as that move made again.
+restart, a new game or an undo button, a game read by the camera is not:
+readings are then only compared, with the differing places shown, until the
+board matches; only then do changes count as moves.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from cogtable.adapters import kogworks as adapter
+from cogtable.adapters import adapter_for
+from cogtable.adapters.base import (
+    AMBER,
+    WHITE,
+    Flash,
+    Scene,
+    Sensed,
+    TableAdapter,
+    Verdict,
+    paused_frame,
+)
+from cogtable.game_choice import GameChoice
 from cogtable.inputs import (
     BoardSettled,
     BoardUnsettled,
     ButtonPressed,
     ConsoleCommand,
+    DiceRolled,
     Input,
     ReloadProfile,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
-from games.core import IllegalAction, State, replay
+from cogtable.sensing import Asked, Sensors, open_requests
+from games.core import Action, Event, IllegalAction, State, replay
 from hardware.leds import Frame, Renderer
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 0.5
+CHOICE_SHOWN_SECONDS = 3.0
+"""How long the seat LEDs show which game a long press of new game chose."""
 RGB = tuple[int, int, int]
+
+
+class Screen(Protocol):
+    """Where the table's screen goes (the terminal); gets the lines and the LED frame."""
+
+    def show(
+        self,
+        lines: Sequence[str],
+        frame: Frame,
+        now: float,
+        arrangement: Mapping[str, Sequence[Sequence[int]]] | None = None,
+    ) -> None:
+        """Draw the screen: the lines, then the LED frame laid out by ``arrangement``."""
 
 
 @dataclass
 class TableView:
     """What the table currently shows and knows beyond the engine state."""
 
-    verdict: adapter.Verdict = field(default_factory=lambda: adapter.Verdict("in-sync"))
+    verdict: Verdict = field(default_factory=lambda: Verdict("in-sync"))
     synced: bool = False
     waiting: str = ""
     paused: bool = False
-    accepted: adapter.Flash | None = None
+    accepted: Flash | None = None
     message: str = ""
+    last: str = ""
+    chosen_at: float | None = None
+    """When a long press of new game chose the game (the seat LEDs show it for a while)."""
 
 
 class GameTable:
-    """One game in progress at the table (Kogworks for now)."""
+    """One game in progress at the table, any game with a table adapter."""
 
     def __init__(
         self,
@@ -60,59 +109,94 @@ class GameTable:
         template: Frame,
         seat_colours: tuple[RGB, ...],
         *,
-        game: str = "kogworks",
+        game: str | GameChoice = "kogworks",
         seed: int = 0,
         clock: Callable[[], float],
+        sensors: Sensors | None = None,
+        games: Sequence[GameChoice] = (),
+        screen: Screen | None = None,
     ) -> None:
         self.journal = journal
         self.renderer = renderer
         self.template = template
         self.seat_colours = seat_colours
-        self.game_name = game
+        self.choice = game if isinstance(game, GameChoice) else GameChoice(game)
+        self.games = tuple(games) or (self.choice,)
+        """The games a long press of new game steps through (those this table can referee)."""
         self.seed = seed
         self.clock = clock
-        self.view = TableView()
+        self.sensors = sensors or Sensors()
+        self.screen = screen
+        self.published: dict[str, Any] = {}
+        """The status as last shown: what a person reads off the screen (any thread may read it)."""
         self.game: JournaledGame = (
-            journal.resume() or _last_finished(journal) or journal.new_game(game, seed=seed)
+            journal.resume()
+            or _last_finished(journal)
+            or journal.new_game(self.choice.game, self.choice.options, seed=seed)
         )
+        self.adapter: TableAdapter = adapter_for(self.state.game)
+        self.view = TableView(synced=self.adapter.start_in_sync())
         self.before: State | None = self._previous_state()
         self.show(clock())
+
+    @property
+    def game_name(self) -> str:
+        """The engine name of the game in progress."""
+        return str(self.state.game)
+
+    @property
+    def state(self) -> Any:
+        """The engine state of the game in progress."""
+        return self.game.state
 
     # -- the controller's Table protocol ------------------------------------
 
     def handle(self, item: Input, now: float) -> None:
         """React to one input, then show the LEDs for the result."""
         if isinstance(item, BoardSettled):
-            self._settled(adapter.pieces_from_reading(item.pieces), now)
+            self._settled(item, now)
         elif isinstance(item, BoardUnsettled):
             self.view.waiting = item.reason
+        elif isinstance(item, DiceRolled):
+            self._die(item, now)
         elif isinstance(item, ButtonPressed):
             self._button(item, now)
         elif isinstance(item, ConsoleCommand):
-            self._console(item.text.strip(), now)
+            self._console(item, now)
         elif isinstance(item, ReloadProfile):
             log.info("profile reload requested")
         self.show(now)
 
     def tick(self, now: float) -> None:
-        """End an accepted-move flash once it has run."""
+        """End an accepted-move flash or a shown game choice once it has run."""
         flash = self.view.accepted
         if flash is not None and now - flash.start > FLASH_SECONDS:
             self.view.accepted = None
             self.show(now)
+        chosen = self.view.chosen_at
+        if chosen is not None and now - chosen > CHOICE_SHOWN_SECONDS:
+            self.view.chosen_at = None
+            self.show(now)
 
-    def status(self) -> dict[str, Any]:
-        """Game, turn, sync and the last thing the table said."""
+    def status(self, asked: list[Asked] | None = None) -> dict[str, Any]:
+        """Game, turn, sync, what the table waits for and the last thing it said."""
         state = self.state
         outcome = state.outcome()
-        acting = state.to_act()
+        acting = self.adapter.waited_for(state)
+        asked = self.asking() if asked is None else asked
         return {
             "game": self.game_name,
             "game_id": self.game.id,
+            "options": dict(state.options),
+            "seed": state.seed,
             "ply": len(state.history),
             "turn": state.player_name(acting[0]) if acting else None,
             "in_sync": self.view.synced,
             "waiting": self.view.waiting,
+            "waiting_for": [ask.to_json() for ask in asked],
+            "asking": "; ".join(ask.question(state) for ask in asked),
+            "camera": self.adapter.camera_note,
+            "last": self.view.last,
             "message": self.view.message or self.view.verdict.reason,
             "outcome": outcome.to_json() if outcome else None,
         }
@@ -123,62 +207,163 @@ class GameTable:
         self.show(self.clock())
         self.journal.close()
 
-    # -- what inputs do ----------------------------------------------------------
-
-    @property
-    def state(self) -> Any:
-        """The engine state of the game in progress."""
-        return self.game.state
-
-    def _settled(self, seen: dict[int, str], now: float) -> None:
-        self.view.waiting = ""
+    def asking(self) -> list[Asked]:
+        """The requests the table is asking for now (only what the whole table may know)."""
         if self.view.paused:
+            return []
+        return open_requests(self.state, self.game.id, self.adapter, self.sensors)
+
+    # -- the camera ----------------------------------------------------------------
+
+    def _settled(self, item: BoardSettled, now: float) -> None:
+        self.view.waiting = ""
+        if self.view.paused or not self.adapter.camera_regions():
             return
         if not self.view.synced:
-            self._resync(seen)
+            self._resync(item.pieces)
             return
-        verdict = adapter.judge(self.state, seen, self.before)
+        verdict = self.adapter.judge(self.state, item.pieces, self.before)
         self.view.verdict = verdict
         if verdict.kind == "move" and verdict.action is not None:
             self._apply(verdict.action, "camera", now)
         elif verdict.kind == "take-back":
             self._undo(keep_sync=True)
 
-    def _resync(self, seen: dict[int, str]) -> None:
+    def _resync(self, seen: Any) -> None:
         """Not in sync: only compare, and show where the board differs."""
-        pegs = adapter.differing(self.state, seen)
-        self.view.synced = not pegs
-        if pegs:
+        places = self.adapter.differing(self.state, seen)
+        self.view.synced = not places
+        if places:
             reason = "put the board back as the LEDs show"
-            self.view.verdict = adapter.Verdict("out-of-sync", pegs=pegs, reason=reason)
+            self.view.verdict = Verdict("out-of-sync", places=places, reason=reason)
         else:
-            self.view.verdict = adapter.Verdict("in-sync", reason="the board matches the game")
+            self.view.verdict = Verdict("in-sync", reason="the board matches the game")
 
-    def _apply(self, action: Any, source: str, now: float) -> None:
+    # -- dice, buttons and the console ------------------------------------------------
+
+    def _die(self, rolled: DiceRolled, now: float) -> None:
+        """A die was rolled: it answers the open ``die`` request the dice serve, if any."""
+        if self.view.paused:
+            return
+        for ask in self.asking():
+            if ask.route == "dice":
+                action = self.adapter.fill(ask.request, Sensed("dice", str(rolled.value)))
+                if action is None:
+                    self.view.message = f"the die shows {rolled.value}: not a face this roll allows"
+                    return
+                self._apply(action, "button", now)  # a roll button pressed
+                return
+        self.view.message = f"the die shows {rolled.value}, but the table is not waiting for a roll"
+
+    def _button(self, press: ButtonPressed, now: float) -> None:
+        if press.button == "undo" and press.held:
+            self._undo(keep_sync=self.adapter.start_in_sync())
+        elif press.button == "new_game":
+            self._next_game(now) if press.held else self.new_game()
+        elif press.button == "pause":
+            self.view.paused = not self.view.paused
+            self.view.synced = self.adapter.start_in_sync()  # what happened while paused is checked
+        elif press.button in ("confirm", "pass") and press.seat is not None:
+            self._seat_default(press, now)
+
+    def _seat_default(self, press: ButtonPressed, now: float) -> None:
+        """A seat's confirm or pass: the seat's default choice, if it is asked for one."""
+        if self.view.paused:
+            return
+        for ask in self.asking():
+            if ask.request.player == press.seat and ask.request.default is not None:
+                self._apply(ask.request.default, "button", now)
+                return
+        who = self._seat_name(press.seat)
+        self.view.message = (
+            f"{who}'s {press.button} button: nothing for {who} to {press.button} now"
+        )
+
+    def _console(self, command: ConsoleCommand, now: float) -> None:
+        text = command.text.strip()
+        if text == "undo":
+            self._undo(keep_sync=self.adapter.start_in_sync())
+        elif text == "new":
+            self.new_game()
+        elif text and not self.view.paused:
+            self._console_answer(command, text, now)
+
+    def _console_answer(self, command: ConsoleCommand, text: str, now: float) -> None:
+        """Typed text answers the request it names, or the one open request it fits."""
+        state = self.state
+        if state.is_over():
+            self.view.message = "the game is over: press new game"
+            return
+        asked = self.asking()
+        if command.answers is not None:
+            asked = [ask for ask in asked if ask.key == command.answers]
+            if not asked:
+                self.view.message = f"{text!r}: that question is no longer asked (already answered)"
+                return
+        action = self._typed_action(state, asked, command.seat, text)
+        if action is None:
+            return
+        self._apply(action, "console", now)
+        if not self.adapter.start_in_sync():
+            self.view.synced = False  # the board must now be made to match the game
+
+    def _typed_action(
+        self, state: State, asked: list[Asked], seat: int | None, text: str
+    ) -> Action | None:
+        """The action typed text stands for; None (with the reason shown) if it fits nothing."""
+        chance = [ask for ask in asked if ask.request.kind != "choice"]
+        try:
+            if chance:
+                return self._typed_chance(chance[0], text)
+            players = [seat] if seat is not None else [a.request.player for a in asked]
+            for player in players:
+                action = None if player is None else self.adapter.parse(text, state, player)
+                if action is not None:
+                    return action
+        except ValueError as error:
+            self.view.message = str(error)
+            return None
+        whose = f" for {self._seat_name(seat)}" if seat is not None else ""
+        self.view.message = f"{text!r} is not a legal choice{whose} now"
+        return None
+
+    def _typed_chance(self, ask: Asked, text: str) -> Action | None:
+        action = self.adapter.fill(ask.request, Sensed("console", text))
+        if action is None:
+            allowed = ", ".join(ask.request.labels()[:12])
+            more = " ..." if len(ask.request.options) > 12 else ""
+            self.view.message = (
+                f"{text!r} is not possible for {ask.request.purpose}: {allowed}{more}"
+            )
+        return action
+
+    # -- changing the game -------------------------------------------------------------
+
+    def _apply(self, action: Action, source: str, now: float) -> None:
         previous = self.state
         try:
-            self.game.apply(action, source)
+            events = self.game.apply(action, source)
         except IllegalAction as error:
-            self.view.message = f"{action.notation()} not applied: {error}"
+            self.view.message = f"{action.safe_notation()} not applied: {error}"
             log.warning("%s", self.view.message)
             return
         except JournalError as error:
             self._not_recorded(action, error)
             return
         self.before = previous
-        self.view.verdict = adapter.Verdict("in-sync", reason=action.notation())
-        self.view.accepted = adapter.Flash(adapter.pegs_of_action(action), now)
+        self.view.verdict = Verdict("in-sync", reason=action.notation())
+        self.view.accepted = Flash(self.adapter.places_of(action), now)
         self.view.message = ""
-        log.info("%s played %s", previous.player_name(action.player), action.notation())
+        self.view.last = _describe(previous, action, events)
+        log.info("%s", self.view.last)
 
-    def _not_recorded(self, action: Any, error: JournalError) -> None:
+    def _not_recorded(self, action: Action, error: JournalError) -> None:
         """The journal refused the move (a full disk): the board must go back until it can."""
-        self.view.message = f"{action.notation()} not recorded: {error}"
-        self.view.synced = False
+        self.view.message = f"{action.safe_notation()} not recorded: {error}"
+        self.view.synced = self.adapter.start_in_sync()
         reason = "the move could not be recorded: put it back and make it again"
-        self.view.verdict = adapter.Verdict(
-            "out-of-sync", pegs=adapter.pegs_of_action(action), reason=reason
-        )
+        places = self.adapter.places_of(action)
+        self.view.verdict = Verdict("out-of-sync", places=places, reason=reason)
         log.warning("%s", self.view.message)
 
     def _undo(self, keep_sync: bool) -> None:
@@ -188,61 +373,93 @@ class GameTable:
             return
         self.before = self._previous_state()
         self.view.synced = keep_sync
-        self.view.message = f"took back {taken.notation()}"
+        self.view.message = f"took back {taken.safe_notation()}"
+        self.view.last = self.view.message
         log.info("%s", self.view.message)
 
-    def _button(self, press: ButtonPressed, now: float) -> None:
-        if press.button == "undo" and press.held:
-            self._undo(keep_sync=False)
-        elif press.button == "new_game":
-            self.new_game()
-        elif press.button == "pause":
-            self.view.paused = not self.view.paused
-            self.view.synced = False  # whatever happened while paused is checked, not played
-
-    def _console(self, text: str, now: float) -> None:
-        if text == "undo":
-            self._undo(keep_sync=False)
-        elif text == "new":
-            self.new_game()
-        elif text:
-            self._console_move(text, now)
-
-    def _console_move(self, text: str, now: float) -> None:
-        acting = self.state.to_act()
-        if not acting:
-            self.view.message = "the game is over: press new game"
-            return
-        try:
-            action = adapter.parse_move(text, acting[0])
-        except ValueError as error:
-            self.view.message = str(error)
-            return
-        self._apply(action, "console", now)
-        self.view.synced = False
-
-    def new_game(self) -> None:
-        """Start a new game; wait until the board is cleared to the start position."""
-        self.game = self.journal.new_game(self.game_name, seed=self.seed + self.game.id)
+    def new_game(self, choice: GameChoice | None = None) -> None:
+        """Start a new game (of ``choice``, else the current game); wait for the board."""
+        choice = choice or self._current_choice()
+        seed = self.seed + self.game.id
+        self.game = self.journal.new_game(choice.game, choice.options, seed=seed)
+        self.adapter = adapter_for(choice.game)
+        self.choice = choice
         self.before = None
-        self.view = TableView(message="new game: clear the board", paused=self.view.paused)
+        message = f"new {choice.game} game" + (
+            ": clear the board" if self.adapter.camera_regions() else ""
+        )
+        self.view = TableView(
+            synced=self.adapter.start_in_sync(), message=message, paused=self.view.paused
+        )
 
-    # -- LEDs ------------------------------------------------------------------
+    def _current_choice(self) -> GameChoice:
+        """The game in progress with its options (what a short press of new game restarts)."""
+        return GameChoice(self.game_name, dict(self.state.options))
 
-    def frame(self) -> Frame:
+    def _next_game(self, now: float) -> None:
+        """A long press of new game: the next game this table can referee, started afresh."""
+        names = [choice.game for choice in self.games]
+        here = names.index(self.game_name) if self.game_name in names else -1
+        self.new_game(self.games[(here + 1) % len(self.games)])
+        self.view.chosen_at = now
+
+    # -- LEDs and screen -----------------------------------------------------------------
+
+    def scene(self, asked: list[Asked] | None = None) -> Scene:
+        """What the adapter draws beyond the state: verdict, requests, flash, last event."""
+        asked = self.asking() if asked is None else asked
+        return Scene(
+            verdict=self.view.verdict,
+            seat_colours=self.seat_colours,
+            requests=tuple(ask.request for ask in asked),
+            routes=tuple(ask.route for ask in asked),
+            accepted=self.view.accepted,
+            message=self.view.message,
+            last=self.view.last,
+        )
+
+    def frame(self, scene: Scene | None = None) -> Frame:
         """The LED frame for what the table knows now."""
         if self.view.paused:
-            return adapter.paused_frame(self.template)
-        leds = adapter.frame(
-            self.state, self.view.verdict, self.seat_colours, self.template, self.view.accepted
-        )
-        if self.view.waiting:
-            leds.set("status", 0, adapter.AMBER)
+            return paused_frame(self.template)
+        leds = self.adapter.frame(self.state, scene or self.scene(), self.template)
+        if self.view.chosen_at is not None:
+            _show_game_number(leds, [c.game for c in self.games].index(self.game_name))
+        if self.view.waiting and leds.size("status"):
+            leds.set("status", 0, AMBER)
         return leds
 
     def show(self, now: float) -> None:
-        """Send the current frame to the renderer."""
-        self.renderer.show(self.frame(), now)
+        """Send the current frame to the renderer (and the screen); publish the status."""
+        asked = self.asking()
+        scene = self.scene(asked)
+        frame = self.frame(scene)
+        self.published = self.status(asked)
+        self.renderer.show(frame, now)
+        if self.screen is not None:
+            lines = self.screen_lines(scene, asked)
+            shown = _segments(frame, ("seats", "status", *self.adapter.segments_needed()))
+            self.screen.show(lines, shown, now, self.adapter.arrangement())
+
+    def screen_lines(
+        self, scene: Scene | None = None, asked: list[Asked] | None = None
+    ) -> list[str]:
+        """The terminal screen: what the table knows, waits for and refused, then the game."""
+        asked = self.asking() if asked is None else asked
+        scene = scene or self.scene(asked)
+        state, status = self.state, self.status(asked)
+        head = f"{self.game_name} game {self.game.id}, move {status['ply']}"
+        lines = [head + (f", {status['turn']} to act" if status["turn"] else "")]
+        if self.view.paused:
+            lines.append("paused: press pause to go on")
+        lines += [f"waiting for: {ask.question(state)}" for ask in asked]
+        lines += [f"last: {self.view.last}"] if self.view.last else []
+        lines += [f"refused: {scene.message}"] if scene.message else []
+        lines += [f"camera: {self.adapter.camera_note}"] if self.adapter.camera_note else []
+        return [*lines, *self.adapter.screen(state, scene)]
+
+    def _seat_name(self, seat: int | None) -> str:
+        return "the table" if seat is None else self.state.player_name(seat)
 
     def _previous_state(self) -> State | None:
         """The position before the last move (to recognise a take-back), from memory."""
@@ -250,6 +467,25 @@ class GameTable:
         if not record.actions:
             return None
         return replay(dataclasses.replace(record, actions=record.actions[:-1]))
+
+
+def _segments(frame: Frame, names: Sequence[str]) -> Frame:
+    """A copy of ``frame`` with only the named segments (the screen shows what the game uses)."""
+    shown = Frame({})
+    shown.looks = {name: list(looks) for name, looks in frame.looks.items() if name in names}
+    return shown
+
+
+def _show_game_number(leds: Frame, number: int) -> None:
+    """The chosen game's place in the list: that many seat LEDs (from the first) glow white."""
+    for seat in range(min(number + 1, leds.size("seats"))):
+        leds.set("seats", seat, WHITE)
+
+
+def _describe(before: State, action: Action, events: list[Event]) -> str:
+    """What just happened, in words: the events, else who did what."""
+    described = "; ".join(event.describe() for event in events)
+    return described or f"{before.player_name(action.player)}: {action.safe_notation()}"
 
 
 def _last_finished(journal: Journal) -> JournaledGame | None:

@@ -33,7 +33,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Any, ClassVar, Final, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
 
 CHANCE: Final = -1
 """The pseudo-player who acts at a chance node (a die, a draw, a deal)."""
@@ -163,6 +163,123 @@ class Outcome:
         return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
 
 
+RequestKind = Literal["die", "draw", "deal", "reveal", "choice"]
+"""What a request waits for: a die rolled, a draw (from a bag or a deck), a deal,
+a secret revealed (a card turned up), or a player's choice."""
+REQUEST_KINDS: Final[tuple[RequestKind, ...]] = ("die", "draw", "deal", "reveal", "choice")
+
+
+@dataclasses.dataclass(frozen=True)
+class RequestOption:
+    """One allowed answer to a request: the label a person types or a sensor reports."""
+
+    label: str
+    """A die face ("4"), a letter ("A"), a card's name, an action's notation."""
+    action: Action
+    probability: float | None = None
+    """Its chance at a chance node (None for a player's choice)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """What the game waits for from the table, as data (never parsed from prose).
+
+    At a chance node the engine says which chance it is (``kind``), whose it is
+    (``player``: whose die, deck or secret; None for the table's own, like the
+    letter bag), what for (``purpose``, in words: "die slot 2", "top slot 3",
+    "player 2's deck, produce") and the allowed outcomes. A player who must
+    choose gets a ``choice`` request with their legal actions; ``default`` is
+    the action a seat's confirm button stands for, where the game has one
+    (a pass in a response window).
+
+    >>> die = Request("die", None, "die slot 1", (RequestOption("1", Action(player=CHANCE)),))
+    >>> die.option("1") is not None, die.option("7")
+    (True, None)
+    """
+
+    kind: RequestKind
+    player: int | None
+    purpose: str
+    options: tuple[RequestOption, ...]
+    default: Action | None = None
+
+    def option(self, label: str) -> Action | None:
+        """The action an answer names (compared by :func:`label_key`); None if none."""
+        wanted = label_key(label)
+        for option in self.options:
+            if label_key(option.label) == wanted:
+                return option.action
+        return None
+
+    def labels(self) -> list[str]:
+        """Every allowed answer's label, in order."""
+        return [option.label for option in self.options]
+
+    def to_json(self) -> JsonDict:
+        """JSON-ready: kind, player, purpose, the labels and the default's notation."""
+        return {
+            "kind": self.kind,
+            "player": self.player,
+            "purpose": self.purpose,
+            "options": self.labels(),
+            "default": None if self.default is None else self.default.notation(),
+        }
+
+
+def label_key(label: Any) -> str:
+    """How labels compare: without case, runs of spaces as one.
+
+    >>> label_key("  Lucky   Find ")
+    'lucky find'
+    """
+    return " ".join(str(label).split()).casefold()
+
+
+def unique_labels(labels: Iterable[Any]) -> list[str]:
+    """The labels in order, a repeated one (compared by :func:`label_key`) numbered from #2.
+
+    Two copies of a card are two outcomes with one name: the first keeps the
+    name, the next is ``Name #2``, so every answer stays typeable and distinct.
+
+    >>> unique_labels(["Lucky find", "Rod", "lucky find", "Lucky find"])
+    ['Lucky find', 'Rod', 'lucky find #2', 'Lucky find #3']
+    """
+    texts = [" ".join(str(label).split()) for label in labels]
+    keys = [text.casefold() for text in texts]
+    if len(set(keys)) == len(keys):
+        return texts  # the usual case, kept fast: choices list hundreds of actions
+    seen: set[str] = set()
+    found: list[str] = []
+    for base in texts:
+        text, number = base, 1
+        while text.casefold() in seen:
+            number += 1
+            text = f"{base} #{number}"
+        seen.add(text.casefold())
+        found.append(text)
+    return found
+
+
+def chance_options(
+    outcomes: Sequence[tuple[Action, float]], label: Any = None
+) -> tuple[RequestOption, ...]:
+    """Request options for chance outcomes, labelled by ``label(action)`` (default: notation).
+
+    The options keep the outcomes' order and odds; labels are made unique
+    (:func:`unique_labels`), so each answer names exactly one outcome.
+
+    >>> outcomes = [(Action(player=CHANCE), 0.5), (Action(player=CHANCE), 0.5)]
+    >>> [option.label for option in chance_options(outcomes, lambda action: "Nut")]
+    ['Nut', 'Nut #2']
+    """
+    name = label or (lambda action: action.notation())
+    labels = unique_labels(name(action) for action, _ in outcomes)
+    return tuple(
+        RequestOption(text, action, chance)
+        for text, (action, chance) in zip(labels, outcomes, strict=True)
+    )
+
+
 class GameModule(Protocol):
     """What a game package (``games.<name>``) provides."""
 
@@ -238,6 +355,31 @@ class State(ABC):
         actions = [action for action, _ in outcomes]
         weights = [probability for _, probability in outcomes]
         return rng.choices(actions, weights)[0]
+
+    # -- what the table must sense ---------------------------------------------
+
+    def requests(self) -> list[Request]:
+        """What the game waits for now: the chance request, or one choice per acting player."""
+        acting = self.to_act()
+        if acting == (CHANCE,):
+            return [self.chance_request()]
+        return [self.choice_request(player) for player in acting]
+
+    def chance_request(self) -> Request:
+        """The chance node as a request; games override to say which chance it is and what for."""
+        return Request("draw", None, "a chance outcome", chance_options(self.chance_outcomes()))
+
+    def choice_request(self, player: int) -> Request:
+        """``player``'s legal actions as a request, with the game's default (if any)."""
+        actions = list(self.legal_actions(player))
+        labels = unique_labels([action.notation() for action in actions])
+        options = tuple(map(RequestOption, labels, actions))
+        purpose = f"{self.player_name(player)}'s choice"
+        return Request("choice", player, purpose, options, self.default_action(player))
+
+    def default_action(self, player: int) -> Action | None:
+        """The action a seat's confirm button stands for now (a pass); None where there is none."""
+        return None
 
     # -- changing the state ------------------------------------------------
 

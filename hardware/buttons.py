@@ -1,10 +1,12 @@
 """Seat and table buttons on the Pi's GPIO, delivered as plain events.
 
-Each button the profile puts on GPIO becomes a gpiozero :class:`~gpiozero.Button`
-(with the profile's bounce time and hold time). Its presses and holds arrive
-as :class:`ButtonEvent` values at one ``deliver`` callable, typically the
-controller's ``queue.put``; the callable runs in gpiozero's threads, so it must
-only hand the event over.
+A seat has confirm, undo and pass buttons; the table has new game and pause,
+and a die roll button when ``dice.roll_pin`` is given (kind ``roll``, seat
+``None``: the Pi rolls). Each button the profile puts on GPIO becomes a
+gpiozero :class:`~gpiozero.Button` (with the profile's bounce time and hold
+time). Its presses and holds arrive as :class:`ButtonEvent` values at one
+``deliver`` callable, typically the controller's ``queue.put``; the callable
+runs in gpiozero's threads, so it must only hand the event over.
 
 Debouncing: gpiozero passes ``bounce_time`` to the pin driver, but not every
 pin factory honours it (the mock factory ignores it), so presses are also
@@ -32,7 +34,7 @@ from gpiozero.pins import Factory
 
 from hardware.profile import GpioProfile, Pin, Profile
 
-KINDS: Final = ("confirm", "undo", "new_game", "pause")
+KINDS: Final = ("confirm", "undo", "pass", "new_game", "pause", "roll")
 GESTURES: Final = ("pressed", "held")
 
 
@@ -64,9 +66,11 @@ def button_pins(profile: Profile) -> dict[tuple[int | None, str], Pin]:
     for number, seat in enumerate(profile.seats):
         pins[(number, "confirm")] = seat.confirm_pin
         pins[(number, "undo")] = seat.undo_pin
+        pins[(number, "pass")] = seat.pass_pin
     if profile.gpio is not None:
         pins[(None, "new_game")] = profile.gpio.new_game_pin
         pins[(None, "pause")] = profile.gpio.pause_pin
+    pins[(None, "roll")] = profile.dice.roll_pin
     return {key: pin for key, pin in pins.items() if pin is not None}
 
 

@@ -1,9 +1,10 @@
 """The table profile: one TOML file that says what this table has.
 
-A profile names the camera, the board's geometry, the serial port to the Pico,
-the buttons and LEDs on the Pi's own GPIO, the seats and the LED chain. It is
-read with :mod:`tomllib` into frozen dataclasses, and every mistake is reported
-with its dotted key, its value and what was expected, all at once::
+A profile names the game it starts with, the camera, the board's geometry, the
+serial port to the Pico, the buttons and LEDs on the Pi's own GPIO, the buttons
+and dice on the Pico, the seats (2 to 6) and the LED chain. It is read with
+:mod:`tomllib` into frozen dataclasses, and every mistake is reported with its
+dotted key, its value and what was expected, all at once::
 
     board.peg_pitch_mm = -3: expected a positive number of millimetres
 
@@ -13,6 +14,12 @@ ignored). The mock table's profile ships in the package and is the default:
 >>> profile = load_profile()
 >>> profile.serial.port, profile.camera.source
 ('sim', 'synthetic')
+>>> profile.table.game, len(profile.seats), profile.dice.pico
+('kogworks', 6, (0,))
+>>> pico_buttons(profile)[6], pico_buttons(profile)[4]
+((0, 'pass'), (None, 'new_game'))
+
+Which game names are real games is not known here: ``cogtable`` checks that.
 """
 
 from __future__ import annotations
@@ -20,8 +27,8 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,7 +43,19 @@ SERIAL_KEYWORDS = ("auto", "sim")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
 ARUCO_IDS = range(50)
 """Marker ids of the DICT_4X4_50 dictionary."""
-MAX_SEATS = 8
+MIN_SEATS = 2
+MAX_SEATS = 6
+PICO_BUTTON_IDS = range(32)
+"""Button ids the Pico's firmware may report (``firmware/config.py`` ``BUTTONS``)."""
+PICO_DIE_IDS = range(8)
+"""Die ids of the Pico's electronic dice (``firmware/config.py`` ``DICE``)."""
+PICO_DIE_FACES = 6
+"""The Pico's electronic dice are six-sided (a 7-LED pip face)."""
+DIE_FACES = range(2, 21)
+PICO_BUTTON_KINDS = ("confirm", "undo", "pass", "new_game", "pause")
+Option = bool | int | float | str
+"""A game option's value: one TOML scalar."""
+_GAME_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _PIN_NAME = re.compile(r"^(GPIO|BCM|WPI|BOARD)\d{1,2}$|^(J8|P1):\d{1,2}$")
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -52,6 +71,35 @@ class ProfileError(ValueError):
 
 
 # -- the typed profile ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableProfile:
+    """The game this table starts with (``[table]``) and the options its engine gets."""
+
+    game: str = "kogworks"
+    """A game's lower-case name; ``cogtable`` knows which names are games."""
+    options: Mapping[str, Option] = field(default_factory=dict)
+    """``[table.options]``: scalar values, passed to the game's engine as they are."""
+
+
+@dataclass(frozen=True)
+class PicoProfile:
+    """The table's own buttons wired to the Pico (``[pico]``), by firmware button id."""
+
+    new_game_button: int | None = None
+    pause_button: int | None = None
+
+
+@dataclass(frozen=True)
+class DiceProfile:
+    """The dice this table rolls by itself (``[dice]``); none: the console asks."""
+
+    pico: tuple[int, ...] = ()
+    """Electronic dice on the Pico, by firmware die id (the Pico rolls)."""
+    roll_pin: Pin | None = None
+    """A roll button on the Pi's GPIO (the Pi rolls)."""
+    faces: int = 6
 
 
 @dataclass(frozen=True)
@@ -111,7 +159,11 @@ class GpioProfile:
 
 @dataclass(frozen=True)
 class Seat:
-    """One player's place at the table, with its buttons and LED on GPIO if any."""
+    """One player's place at the table: its buttons and LED on GPIO, its buttons on the Pico.
+
+    ``*_pin`` are the Pi's GPIO pins, ``*_button`` the Pico's firmware button ids;
+    a button may be on either, on both, or absent.
+    """
 
     name: str
     colour: RGB
@@ -119,6 +171,10 @@ class Seat:
     undo_pin: Pin | None = None
     led_pins: tuple[Pin, ...] = ()
     """No pins (no GPIO LED), one (a plain LED) or three (an RGB LED: red, green, blue)."""
+    pass_pin: Pin | None = None
+    confirm_button: int | None = None
+    undo_button: int | None = None
+    pass_button: int | None = None
 
 
 @dataclass(frozen=True)
@@ -163,6 +219,9 @@ class Profile:
     seats: tuple[Seat, ...]
     leds: LedProfile
     source: str = "<string>"
+    table: TableProfile = field(default_factory=TableProfile)
+    pico: PicoProfile = field(default_factory=PicoProfile)
+    dice: DiceProfile = field(default_factory=DiceProfile)
 
     def summary(self) -> str:
         """A few lines a person reads to see what this profile describes."""
@@ -171,22 +230,41 @@ class Profile:
         return "\n".join(
             [
                 f"table: {self.name}",
+                f"game: {self._game_summary()}",
                 f"camera: {self.camera.source} at {self.camera.resolution[0]}x"
                 f"{self.camera.resolution[1]}",
                 f"board: peg pitch {self.board.peg_pitch_mm} mm, "
                 f"markers {[m.id for m in self.board.markers]}",
                 f"serial: {self.serial.port}",
                 f"gpio: {self._gpio_summary()}",
-                f"seats: {seats}",
+                f"pico: {len(pico_buttons(self))} buttons",
+                f"seats: {len(self.seats)} ({seats})",
+                f"dice: {self._dice_summary()}",
                 f"leds: {self.leds.length} on the chain; segments {segments}",
             ]
         )
+
+    def _game_summary(self) -> str:
+        options = ", ".join(f"{k} = {_show(v)}" for k, v in self.table.options.items())
+        return f"{self.table.game} ({options})" if options else self.table.game
 
     def _gpio_summary(self) -> str:
         if self.gpio is None:
             return "none"
         pins = len(gpio_pins(self))
         return f"{pins} pins, pin factory {self.gpio.pin_factory or 'gpiozero default'}"
+
+    def _dice_summary(self) -> str:
+        dice = self.dice
+        parts = []
+        if dice.pico:
+            ids = ", ".join(str(die) for die in dice.pico)
+            parts.append(f"Pico {'die' if len(dice.pico) == 1 else 'dice'} {ids}")
+        if dice.roll_pin is not None:
+            parts.append(f"GPIO roll button {_show(dice.roll_pin)}")
+        if not parts:
+            return "none (the console asks for rolls)"
+        return f"{' and '.join(parts)}; {dice.faces} faces"
 
 
 def gpio_pins(profile: Profile) -> dict[str, Pin]:
@@ -202,9 +280,36 @@ def gpio_pins(profile: Profile) -> dict[str, Pin]:
     for number, seat in enumerate(profile.seats):
         pins[f"seats[{number}].confirm_pin"] = seat.confirm_pin
         pins[f"seats[{number}].undo_pin"] = seat.undo_pin
+        pins[f"seats[{number}].pass_pin"] = seat.pass_pin
         for channel, pin in enumerate(seat.led_pins):
             pins[f"seats[{number}].led_pins[{channel}]"] = pin
+    pins["dice.roll_pin"] = profile.dice.roll_pin
     return {key: pin for key, pin in pins.items() if pin is not None}
+
+
+def pico_buttons(profile: Profile) -> dict[int, tuple[int | None, str]]:
+    """Firmware button id -> (seat index or None for a table button, kind).
+
+    The kind is one of :data:`PICO_BUTTON_KINDS`; a checked profile uses each id once.
+    """
+    return {button: (seat, kind) for _, button, seat, kind in _pico_button_uses(profile)}
+
+
+def _pico_button_uses(profile: Profile) -> Iterator[tuple[str, int, int | None, str]]:
+    """(dotted key, firmware button id, seat or None, kind) for each button on the Pico."""
+    table = {"new_game": profile.pico.new_game_button, "pause": profile.pico.pause_button}
+    for kind, button in table.items():
+        if button is not None:
+            yield f"pico.{kind}_button", button, None, kind
+    for number, seat in enumerate(profile.seats):
+        buttons = {
+            "confirm": seat.confirm_button,
+            "undo": seat.undo_button,
+            "pass": seat.pass_button,
+        }
+        for kind, button in buttons.items():
+            if button is not None:
+                yield f"seats[{number}].{kind}_button", button, number, kind
 
 
 # -- loading -------------------------------------------------------------------
@@ -428,6 +533,28 @@ def _colour(value: Any) -> RGB | None:
     return None
 
 
+def _game(value: Any) -> str | None:
+    return value if isinstance(value, str) and _GAME_NAME.match(value) else None
+
+
+def _option(value: Any) -> Option | None:
+    return value if isinstance(value, bool | int | float | str) else None
+
+
+def _pico_button(value: Any) -> int | None:
+    return value if _is_int(value) and value in PICO_BUTTON_IDS else None
+
+
+def _die_ids(value: Any) -> tuple[int, ...] | None:
+    if isinstance(value, list) and all(_is_int(v) and v in PICO_DIE_IDS for v in value):
+        return tuple(value)
+    return None
+
+
+def _faces(value: Any) -> int | None:
+    return value if _is_int(value) and value in DIE_FACES else None
+
+
 def _correction(value: Any) -> tuple[float, float, float] | None:
     if isinstance(value, list) and len(value) == 3 and all(_fraction(v) is not None for v in value):
         return (float(value[0]), float(value[1]), float(value[2]))
@@ -448,6 +575,7 @@ def _led_indices(value: Any) -> tuple[int, ...] | None:
 # -- sections --------------------------------------------------------------------
 
 PIN_EXPECTED = 'a GPIO pin: a BCM number 0-27 or a name like "GPIO17" or "BOARD11"'
+BUTTON_EXPECTED = "a Pico button id, 0-31 (as the firmware's config.py BUTTONS numbers them)"
 
 
 def _build_profile(top: _Table, source: str) -> Profile | None:
@@ -458,15 +586,25 @@ def _build_profile(top: _Table, source: str) -> Profile | None:
         "serial": _section(top, "serial", _serial),
         "gpio": _section(top, "gpio", _gpio, default=None),
         "leds": _section(top, "leds", _leds),
+        "table": _section(top, "table", _table_section, default=TableProfile()),
+        "pico": _section(top, "pico", _pico, default=PicoProfile()),
+        "dice": _section(top, "dice", _dice, default=DiceProfile()),
     }
     seats = tuple(_seat(table) for table in top.tables("seats", "an array of [[seats]] tables"))
     top.finish()
-    values = [name, *parts.values(), *seats]
-    if any(value is _BAD for value in values) or not seats:
-        if not seats and "seats" in top.data:
-            top.errors.append("seats = []: expected at least one [[seats]] table")
+    if isinstance(top.data.get("seats"), list):
+        _check_seat_count(top, len(seats))
+    if any(value is _BAD for value in [name, *parts.values(), *seats]) or not seats:
         return None
     return Profile(name=name, seats=seats, source=source, **parts)
+
+
+def _check_seat_count(top: _Table, count: int) -> None:
+    if not MIN_SEATS <= count <= MAX_SEATS:
+        top.errors.append(
+            f"seats: {count} seat{'s' if count != 1 else ''}: "
+            f"expected {MIN_SEATS} to {MAX_SEATS} [[seats]] tables"
+        )
 
 
 def _section(
@@ -564,9 +702,58 @@ def _seat(table: _Table) -> Seat | Any:
         table.get("confirm_pin", _pin, PIN_EXPECTED, None),
         table.get("undo_pin", _pin, PIN_EXPECTED, None),
         table.get("led_pins", _led_pins, "one GPIO pin, or three [red, green, blue]", ()),
+        table.get("pass_pin", _pin, PIN_EXPECTED, None),
+        table.get("confirm_button", _pico_button, BUTTON_EXPECTED, None),
+        table.get("undo_button", _pico_button, BUTTON_EXPECTED, None),
+        table.get("pass_button", _pico_button, BUTTON_EXPECTED, None),
     )
     table.finish()
     return Seat(*values) if _all_good(*values) else _BAD
+
+
+def _table_section(table: _Table) -> TableProfile | Any:
+    game = table.get(
+        "game", _game, 'a game\'s name in lower case, like "kogworks" or "cookie"', "kogworks"
+    )
+    options = _options(table)
+    return TableProfile(game, options) if _all_good(game, options) else _BAD
+
+
+def _options(table: _Table) -> dict[str, Option] | Any:
+    found = table.table("options", None)
+    if not isinstance(found, _Table):
+        return {} if found is None else _BAD
+    expected = "one value for the game: true or false, a number or a text (not a list or table)"
+    options = {name: found.get(name, _option, expected, _MISSING) for name in found.data}
+    return options if _all_good(*options.values()) else _BAD
+
+
+def _pico(table: _Table) -> PicoProfile | Any:
+    values = (
+        table.get("new_game_button", _pico_button, BUTTON_EXPECTED, None),
+        table.get("pause_button", _pico_button, BUTTON_EXPECTED, None),
+    )
+    return PicoProfile(*values) if _all_good(*values) else _BAD
+
+
+def _dice(table: _Table) -> DiceProfile | Any:
+    pico = table.get("pico", _die_ids, "a list of the Pico's die ids, each 0-7", ())
+    roll_pin = table.get("roll_pin", _pin, PIN_EXPECTED, None)
+    faces = table.get("faces", _faces, "a number of faces, 2-20", 6)
+    if pico is not _BAD and len(set(pico)) != len(pico):
+        pico = table.fail("pico", list(pico), "each die id once")
+    if _all_good(pico, roll_pin, faces) and _pico_faces_ok(table, pico, faces):
+        return DiceProfile(pico, roll_pin, faces)
+    return _BAD
+
+
+def _pico_faces_ok(table: _Table, pico: tuple[int, ...], faces: int) -> bool:
+    """The Pico's firmware rolls six-sided dice only."""
+    if pico and faces != PICO_DIE_FACES:
+        expected = f"{PICO_DIE_FACES} with dice.pico (the Pico's dice are six-sided)"
+        table.fail("faces", faces, expected)
+        return False
+    return True
 
 
 def _leds(table: _Table) -> LedProfile | Any:
@@ -620,14 +807,12 @@ def _segments_fit(table: _Table, segments: list[tuple[str, Any]], length: int) -
 
 
 def _cross_check(profile: Profile, errors: list[str]) -> None:
-    """Mistakes no single value shows: seat names twice, one pin used twice, seat LEDs."""
+    """Mistakes no single value shows: names, pins or button ids used twice, seat LEDs."""
     _check_seat_names(profile, errors)
     _check_pins_unique(profile, errors)
+    _check_pico_buttons_unique(profile, errors)
     _check_seat_segment(profile, errors)
-    if len(profile.seats) > MAX_SEATS:
-        errors.append(f"seats: {len(profile.seats)} seats: expected at most {MAX_SEATS}")
-    if profile.gpio is None and gpio_pins(profile):
-        errors.append("seats: pins are given but there is no [gpio] table: expected one")
+    _check_gpio_table(profile, errors)
 
 
 def _check_seat_names(profile: Profile, errors: list[str]) -> None:
@@ -655,6 +840,26 @@ def _check_pins_unique(profile: Profile, errors: list[str]) -> None:
                 f"(it is already {first_user[canonical]})"
             )
         first_user.setdefault(canonical, key)
+
+
+def _check_gpio_table(profile: Profile, errors: list[str]) -> None:
+    """GPIO pins need a [gpio] table: one mistake per section (seats, dice) that has pins."""
+    if profile.gpio is not None:
+        return
+    sections = dict.fromkeys(re.split(r"[.\[]", key)[0] for key in gpio_pins(profile))
+    for section in sections:
+        errors.append(f"{section}: pins are given but there is no [gpio] table: expected one")
+
+
+def _check_pico_buttons_unique(profile: Profile, errors: list[str]) -> None:
+    first_user: dict[int, str] = {}
+    for key, button, _, _ in _pico_button_uses(profile):
+        if button in first_user:
+            errors.append(
+                f"{key} = {button}: expected a Pico button id not used elsewhere "
+                f"(it is already {first_user[button]})"
+            )
+        first_user.setdefault(button, key)
 
 
 def _check_seat_segment(profile: Profile, errors: list[str]) -> None:

@@ -8,7 +8,11 @@ the contract of :mod:`games.core`:
 - :func:`games.core.replay` of the record rebuilds an equal state;
 - every listed legal action applies (on a clone);
 - actions that are not listed raise :class:`IllegalAction` and change nothing;
-- ``to_act``, ``legal_actions`` and ``outcome`` agree, and the outcome is well formed.
+- ``to_act``, ``legal_actions`` and ``outcome`` agree, and the outcome is well formed;
+- ``requests`` says what the game waits for: at a chance node one request whose
+  options are the chance outcomes (same order, same odds) under unique labels,
+  else one ``choice`` per acting player listing their legal actions, with a
+  default (if any) among them.
 
 Use it from a game's tests::
 
@@ -26,7 +30,18 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from games.core import CHANCE, Action, IllegalAction, Outcome, State, decode, replay
+from games.core import (
+    CHANCE,
+    REQUEST_KINDS,
+    Action,
+    IllegalAction,
+    Outcome,
+    Request,
+    State,
+    decode,
+    label_key,
+    replay,
+)
 
 IllegalCandidates = Callable[[State, int, random.Random], Iterable[Action]]
 
@@ -67,7 +82,8 @@ class SimulationChecks:
     legal_sample: int | None = None
     """How many listed legal actions to apply on a clone each checked ply (None: all)."""
     consistency_every: int = 1
-    """Check consistency and apply listed actions every this many plies (always at the end)."""
+    """Check consistency and requests and apply listed actions every this many plies
+    (always at the end)."""
     replay_every: int = 1
     """Replay the record every this many plies (and always at the end)."""
     illegal_sample: int = 10
@@ -123,6 +139,7 @@ def _play_one(state: State, rng: random.Random, run: _Run, report: SimulationRep
             break
         if ply % checks.consistency_every == 0:
             check_consistency(state)
+            check_requests(state)
             check_legal_actions_apply(state, rng, checks.legal_sample, report)
         if ply % checks.illegal_every == 0:
             check_illegal_refused(state, rng, checks.illegal_sample, run.illegal_candidates, report)
@@ -135,6 +152,7 @@ def _play_one(state: State, rng: random.Random, run: _Run, report: SimulationRep
         if ply % checks.replay_every == 0:
             assert run.replay_fn(state.record()) == state, "replay of the record differs"
     check_consistency(state)
+    check_requests(state)
     assert run.replay_fn(state.record()) == state, "replay of the final record differs"
     outcome = state.outcome()
     if outcome is not None:
@@ -180,6 +198,59 @@ def check_consistency(state: State) -> None:
             assert all(action.player == player for action in listed)
         else:
             assert not listed, f"player {player} may not act but has actions listed"
+
+
+def check_requests(state: State) -> None:
+    """``requests()`` matches ``to_act``: the chance outcomes, or each acting player's choices."""
+    acting, requests = state.to_act(), state.requests()
+    assert isinstance(requests, list) and all(isinstance(r, Request) for r in requests), requests
+    if not acting:
+        assert requests == [], f"the game is over but it requests {requests}"
+        return
+    if acting == (CHANCE,):
+        assert len(requests) == 1, f"a chance node makes {len(requests)} requests"
+        request = requests[0]
+        assert request.kind in REQUEST_KINDS and request.kind != "choice", (
+            f"a chance node requests a {request.kind!r}"
+        )
+        outcomes = state.chance_outcomes()
+        got = [(option.action, option.probability) for option in request.options]
+        assert got == outcomes, (
+            f"the {request.kind} request for {request.purpose!r} differs from chance_outcomes()"
+        )
+        assert request.default is None or request.default in [a for a, _ in outcomes]
+    else:
+        assert [r.player for r in requests] == list(acting), (
+            "requests are not one per acting player"
+        )
+        for request in requests:
+            assert request.kind == "choice", f"{request.kind} request for player {request.player}"
+            listed = list(state.legal_actions(request.player))
+            assert [option.action for option in request.options] == listed, (
+                f"{request.purpose!r} does not list exactly the legal actions"
+            )
+            assert request.default is None or request.default in listed, (
+                f"the default {request.default} of {request.purpose!r} is not a legal action"
+            )
+    for request in requests:
+        _check_request_form(state, request)
+
+
+def _check_request_form(state: State, request: Request) -> None:
+    """Whose, what for and the labels are well formed; each label names its own option."""
+    assert request.player is None or request.player in range(state.num_players), request.player
+    assert isinstance(request.purpose, str) and request.purpose.strip(), "a request without purpose"
+    labels = request.labels()
+    keys = [label_key(label) for label in labels]
+    assert all(keys) and all(isinstance(label, str) for label in labels), labels
+    if len(set(keys)) != len(keys):
+        doubled = sorted(
+            {label for label, key in zip(labels, keys, strict=True) if keys.count(key) > 1}
+        )
+        raise AssertionError(f"{request.purpose!r} repeats the labels {doubled}")
+    first = request.options[0]
+    assert request.option(first.label) == first.action, f"{first.label!r} names another option"
+    assert json.loads(json.dumps(request.to_json())) == request.to_json()
 
 
 def check_outcome(outcome: Outcome, num_players: int) -> None:

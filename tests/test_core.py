@@ -8,12 +8,17 @@ import pytest
 
 from games.core import (
     CHANCE,
+    Action,
     BadOptions,
     BadRecord,
     IllegalAction,
     Record,
+    Request,
+    RequestOption,
+    chance_options,
     decode,
     merge_options,
+    unique_labels,
 )
 from tests import toy_game
 from tests.random_simulation import SimulationChecks, SimulationReport, simulate
@@ -124,3 +129,101 @@ def test_record_round_trips_through_json() -> None:
     data = record.to_json()
     assert data["actions"][1] == {"type": "Pick", "player": 1, "number": 2}
     assert toy_game.replay_toy(record) == state
+
+
+def test_core_doctests() -> None:
+    import doctest
+
+    import games.core
+
+    assert doctest.testmod(games.core).failed == 0
+
+
+def test_requests_say_what_the_toy_game_waits_for() -> None:
+    state = toy_game.new_game(seed=2)
+    (roll,) = state.requests()
+    assert (roll.kind, roll.player, roll.purpose) == ("draw", None, "a chance outcome")
+    assert roll.labels() == ["Roll(1)", "Roll(2)", "Roll(3)"]
+    assert [option.probability for option in roll.options] == [1 / 3] * 3
+    assert roll.to_json()["options"] == roll.labels()
+    state.apply(toy_game.Roll(2, player=CHANCE))
+    picks = state.requests()
+    assert [(r.kind, r.player, r.purpose, r.default) for r in picks] == [
+        ("choice", 0, "player 1's choice", None),
+        ("choice", 1, "player 2's choice", None),
+    ]
+    assert picks[1].option("pick(2)") == toy_game.Pick(2, player=1)
+    assert picks[1].option("Pick(3)") is None
+    state.apply(toy_game.Pick(1, player=0))
+    assert [r.player for r in state.requests()] == [1]
+
+
+def test_a_label_matches_without_case_or_extra_spaces_on_either_side() -> None:
+    nut = Action(player=CHANCE)
+    request = Request("draw", 0, "player 1's deck, draw", (RequestOption("Hex  key", nut, 1.0),))
+    assert request.option("  hex key ") is nut
+    assert request.option("HEX KEY") is nut
+    assert request.option("hexkey") is None
+
+
+def test_repeated_labels_are_numbered_and_keep_order_and_odds() -> None:
+    assert unique_labels(["Nut", "Rod", "NUT", "Nut #2", "Nut"]) == [
+        "Nut", "Rod", "NUT #2", "Nut #2 #2", "Nut #3"
+    ]  # fmt: skip
+    outcomes = [(toy_game.Roll(n, player=CHANCE), p) for n, p in ((3, 0.5), (1, 0.25), (2, 0.25))]
+    options = chance_options(outcomes, lambda action: "odd" if action.value % 2 else "even")
+    assert [(o.label, o.action.value, o.probability) for o in options] == [
+        ("odd", 3, 0.5), ("odd #2", 1, 0.25), ("even", 2, 0.25)
+    ]  # fmt: skip
+
+
+class _BadRequests(toy_game.ToyState):
+    """A toy game whose requests break the contract in the way ``fault`` names."""
+
+    fault = ""
+
+    def chance_request(self) -> Request:
+        request = super().chance_request()
+        if self.fault == "missing":
+            return Request("die", None, "the die", request.options[1:])
+        if self.fault == "same label":
+            options = tuple(RequestOption("1", o.action, o.probability) for o in request.options)
+            return Request("die", None, "the die", options)
+        if self.fault == "kind":
+            return Request("choice", None, "the die", request.options)
+        return request
+
+    def default_action(self, player: int) -> Action | None:
+        if self.fault == "default":
+            return toy_game.Pick(3, player=player)
+        return None
+
+
+@pytest.mark.parametrize(
+    ("fault", "message"),
+    [
+        ("missing", "differs from chance_outcomes"),
+        ("same label", "repeats the labels"),
+        ("kind", "a chance node requests a 'choice'"),
+        ("default", "is not a legal action"),
+    ],
+)
+def test_the_checker_catches_requests_that_break_the_contract(fault: str, message: str) -> None:
+    class Broken(_BadRequests):
+        pass
+
+    Broken.fault = fault
+    with pytest.raises(AssertionError, match=message):
+        simulate(
+            lambda seed: Broken({"rounds": 3}, seed),
+            toy_game.ACTIONS,
+            games=1,
+            replay_fn=lambda record: _replay_as(Broken, record),
+        )
+
+
+def _replay_as(cls: type[toy_game.ToyState], record: Record) -> toy_game.ToyState:
+    state = cls(record.options, record.seed)
+    for action in record.actions:
+        state.apply(action)
+    return state

@@ -19,35 +19,33 @@ also the indices of the ``pegs`` LED segment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
-from games.core import Action
+from cogtable.adapters.base import (
+    AMBER,
+    DIM,
+    GREEN,
+    RED,
+    WHITE,
+    CameraRegion,
+    Flash,
+    Scene,
+    TableAdapter,
+    Verdict,
+    render_public,
+)
+from games.core import Action, State
 from games.kogworks import BASES, TOP, KogworksState, Move, Place, parse, peg_at, peg_name
+from games.kogworks.board import ROWS
 from hardware.leds import Frame, blink, flash, pulse
 
 PIECES: Final = ("red", "blue")
 """The colour the camera reads for each player's cogs."""
+PEG_ROWS: Final = tuple(tuple(peg_at(row, col) for col in range(row + 1)) for row in range(ROWS))
+"""The peg LEDs as the triangle they sit in, apex first (the terminal's layout)."""
 
-WHITE: Final = (255, 255, 255)
-RED: Final = (255, 0, 0)
-AMBER: Final = (255, 140, 0)
-GREEN: Final = (0, 255, 0)
-DIM: Final = 0.15
-
-VerdictKind = Literal["in-sync", "move", "take-back", "lifted", "illegal", "out-of-sync"]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a settled reading means for the game."""
-
-    kind: VerdictKind
-    action: Action | None = None
-    pegs: tuple[int, ...] = ()
-    """Pegs to light: the lifted cog, the illegal pegs, or the differing ones."""
-    reason: str = ""
+__all__ = ["AMBER", "DIM", "GREEN", "PIECES", "RED", "WHITE", "Flash", "KogworksAdapter", "Verdict"]
 
 
 def pieces_of(state: KogworksState) -> dict[int, str]:
@@ -107,7 +105,7 @@ def _explain(state: KogworksState, added: dict[int, str], removed: set[int]) -> 
     if set(added.values()) <= {colour} and len(added) <= 1 and removed == own_removed:
         if not added and len(lifted) == 1 == len(removed):
             source = next(iter(lifted))
-            return Verdict("lifted", pegs=(source,), reason=f"{peg_name(source)} lifted")
+            return Verdict("lifted", places=(source,), reason=f"{peg_name(source)} lifted")
         if added and len(removed) <= 1:
             return _try(state, _action(state.mover, next(iter(added)), removed))
     return _out_of_sync(added, removed, "the board does not match the game")
@@ -126,19 +124,11 @@ def _try(state: KogworksState, action: Action) -> Verdict:
         return Verdict("move", action=action, reason=action.notation())
     pegs = {*pegs_of_action(action), *(peg for violation in violations for peg in violation.pegs)}
     reason = "; ".join(violation.text for violation in violations)
-    return Verdict("illegal", action=action, pegs=tuple(sorted(pegs)), reason=reason)
+    return Verdict("illegal", action=action, places=tuple(sorted(pegs)), reason=reason)
 
 
 def _out_of_sync(added: dict[int, str], removed: set[int], reason: str) -> Verdict:
-    return Verdict("out-of-sync", pegs=tuple(sorted({*added, *removed})), reason=reason)
-
-
-@dataclass(frozen=True)
-class Flash:
-    """A move just accepted: its pegs flash green from ``start``."""
-
-    pegs: tuple[int, ...]
-    start: float
+    return Verdict("out-of-sync", places=tuple(sorted({*added, *removed})), reason=reason)
 
 
 def frame(
@@ -159,16 +149,16 @@ def frame(
     _show_verdict(leds, state, verdict, mover_colour)
     _show_locked_bases(leds, state)
     if accepted is not None:
-        leds.fill("pegs", GREEN, flash(accepted.start), indices=accepted.pegs)
+        leds.fill("pegs", GREEN, flash(accepted.start), indices=accepted.places)
     return leds
 
 
 def _show_verdict(
     leds: Frame, state: KogworksState, verdict: Verdict, mover_colour: tuple[int, int, int]
 ) -> None:
-    pegs = list(verdict.pegs)
+    pegs = list(verdict.places)
     if verdict.kind == "lifted":
-        leds.fill("pegs", WHITE, indices=state.destinations(verdict.pegs[0]))
+        leds.fill("pegs", WHITE, indices=state.destinations(verdict.places[0]))
     elif verdict.kind == "illegal":
         leds.fill("pegs", RED, blink(0.4), indices=pegs)
     elif verdict.kind == "out-of-sync":
@@ -197,18 +187,44 @@ def _show_winner(
     leds.chase("seats", seat_colours[winner], period=1.5, indices=[winner])
 
 
-def waiting_frame(template: Frame, differing: tuple[int, ...] = ()) -> Frame:
-    """Board moving or covered: status amber, differing pegs (if known) blink amber."""
-    leds = template.copy()
-    leds.set("status", 0, AMBER)
-    if differing:
-        leds.fill("pegs", AMBER, blink(0.8), indices=differing)
-    return leds
+class KogworksAdapter(TableAdapter):
+    """Kogworks: the camera reads the peg disk; a settled board is a move, LEDs under the pegs."""
 
+    game = "kogworks"
+    places_segment = "pegs"
+    player_counts: Mapping[str, Sequence[int]] = {"": (2,)}
 
-def paused_frame(template: Frame) -> Frame:
-    """Paused (or shut down): only the status LED, pulsing amber."""
-    leds = template.copy()
-    leds.clear()
-    leds.set("status", 0, AMBER, pulse(3.0))
-    return leds
+    def camera_regions(self) -> tuple[CameraRegion, ...]:
+        """The peg disk, read peg by peg."""
+        return (CameraRegion("disk", "peg-disk"),)
+
+    def judge(self, state: State, observation: Any, before: State | None) -> Verdict:
+        """A settled reading of the disk ((row, column) -> colour) against the game."""
+        assert isinstance(state, KogworksState)
+        return judge(state, pieces_from_reading(observation), before)  # type: ignore[arg-type]
+
+    def differing(self, state: State, observation: Any) -> tuple[int, ...]:
+        """The pegs where the disk differs from the game."""
+        assert isinstance(state, KogworksState)
+        return differing(state, pieces_from_reading(observation))
+
+    def places_of(self, action: Action) -> tuple[int, ...]:
+        """The pegs a placement or move touches."""
+        return pegs_of_action(action)
+
+    def parse(self, text: str, state: State, player: int) -> Action | None:
+        """A move typed in Kogworks notation; a ValueError says what is wrong with it."""
+        return parse_move(text, player)
+
+    def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
+        """The peg LEDs and seat LEDs in the LED language of DESIGN.md."""
+        assert isinstance(state, KogworksState)
+        return frame(state, scene.verdict, scene.seat_colours, template, scene.accepted)
+
+    def screen(self, state: State, scene: Scene) -> list[str]:
+        """The disk as a triangle of pegs."""
+        return render_public(state).splitlines()
+
+    def arrangement(self) -> dict[str, Sequence[Sequence[int]]]:
+        """The peg LEDs drawn as the triangle."""
+        return {"pegs": PEG_ROWS}

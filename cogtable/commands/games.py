@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import time
 
+from cogtable.adapters import adapter_for
 from cogtable.commands._journal_access import add_state_dir, open_journal
+from cogtable.errors import UserError
+from cogtable.game_choice import refereeable, unavailable
 from cogtable.journal import GameSummary
-from games.core import available_games
+from hardware.profile import ProfileError, load_profile
 
 NAME = "games"
 HELP = "List the games in the journal: id, game, start, status, moves, result."
@@ -19,12 +22,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--available", action="store_true", help="list the games this table can referee"
     )
+    parser.add_argument("--profile", help="table profile for --available (default: the mock table)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print one line a game."""
     if args.available:
-        print("\n".join(available_games()))
+        print("\n".join(available_lines(args.profile)))
         return 0
     with open_journal(args.state_dir) as journal:
         summaries = journal.games()
@@ -46,3 +50,17 @@ def describe(summary: GameSummary) -> str:
         f"{summary.id:5d}  {summary.game:<10} {started}  {summary.status:<9}"
         f" {summary.actions:4d} moves{result}"
     )
+
+
+def available_lines(path: str | None) -> list[str]:
+    """The games this profile can referee (with their players), then each other one and why not."""
+    try:
+        profile = load_profile(path)
+    except ProfileError as error:
+        raise UserError(str(error)) from error
+    lines = [
+        f"{choice.label():<18} {adapter_for(choice.game).players_of(choice.options)} players"
+        for choice in refereeable(profile)
+    ]
+    missing = unavailable(profile)
+    return lines + (["not on this table:", *(f"  {line}" for line in missing)] if missing else [])

@@ -1,4 +1,6 @@
-"""``cogtable sim kogworks``: a whole game on the mock table, no hardware needed.
+"""``cogtable sim GAME``: whole games on the mock table, no hardware needed.
+
+``cogtable sim kogworks``:
 
 Two simulated people play on a simulated board. The synthetic camera films
 it, the real firmware runs on a simulated Pico behind a pseudo-terminal, and
@@ -6,6 +8,11 @@ the real controller referees: every move is read from the camera, journaled
 and answered on the LEDs, which the people read to know whether a move
 counted. They sometimes try an illegal move and put it right when the LEDs
 blink red, and sometimes hold undo.
+
+Every other game (``cog``, ``commissars``, ``cookie``) is read by no camera
+yet: simulated people answer what the table asks at the console, press their
+seat buttons and roll the simulated Pico's electronic dice
+(:mod:`cogtable.mock.console_people`).
 
 With ``--state-dir`` the journal and the physical board are kept there, so a
 run that is killed carries on where the journal stands when started again.
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import json
 import logging
 import sys
@@ -24,10 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
 from cogtable.errors import UserError
+from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
+from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
 from cogtable.mock.players import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
@@ -62,6 +73,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub.add_argument("--blue", choices=("greedy", "random"), default="random", help="Blue's player")
     sub.add_argument("--illegal-rate", type=_rate, default=0.08, help="chance of an illegal try")
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
+    for game in table_games():
+        if not adapter_for(game).camera_regions():
+            _console_game_arguments(games, game)
+
+
+def _console_game_arguments(games: Any, game: str) -> None:
+    """Options of a game the people play at the console: players, seats, variant, options."""
+    adapter = adapter_for(game)
+    sub = games.add_parser(game, help=f"{game} on the mock table", description=HELP)
+    sub.add_argument("--seed", type=int, default=0, help="seed: the same seed, the same game")
+    sub.add_argument("--quiet", action="store_true", help="print only the summary")
+    sub.add_argument("--games", type=_positive, default=1, help="games to play (default 1)")
+    sub.add_argument("--state-dir", type=Path, help="keep the journal here (resumable)")
+    sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
+    sub.add_argument("--players", type=_positive, help="how many play (default: fits the seats)")
+    variants = [variant for variant in adapter.player_counts if variant]
+    if variants:
+        sub.add_argument("--variant", choices=variants, default=variants[0], help="the variant")
+    built_in = ", ".join(importlib.import_module(f"games.{game}.players").PLAYERS)
+    sub.add_argument("--seats", type=_names, help=f"built-in player per seat ({built_in})")
+    sub.add_argument(
+        "--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
+        help="an engine option, e.g. max_turns=300 (repeatable)",
+    )  # fmt: skip
+    sub.add_argument("--mistake-rate", type=_rate, default=0.05, help="chance of a mistake")
+    sub.add_argument("--undo-rate", type=_rate, default=0.02, help="chance of holding undo")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
+    if args.game != "kogworks":
+        played = play_at_console(args, profile, state_dir)
+        return report_console(played, state_dir)
     played = play(args, profile, state_dir)
     return _report(played.people, state_dir, played.reason)
 
@@ -100,8 +140,12 @@ def play(
     world = MockWorld(
         camera=args.camera, camera_size=args.size, seed=args.seed, geometry=board_geometry(profile)
     )
-    runtime = Runtime(profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world)
+    choice = choose(profile, "kogworks")
+    runtime = Runtime(
+        profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
+    )
     try:
+        _check_resumed(runtime, choice, state_dir)
         people = _people(args, runtime)
         _set_up(state_dir / WORLD_FILE, world, people, runtime)
         world.actors += [people, Saver(state_dir / WORLD_FILE, people), Watchdog(people, runtime)]
@@ -113,6 +157,130 @@ def play(
     finally:
         runtime.stop()
     return Played(people, runtime, reason)
+
+
+def _check_resumed(runtime: Runtime, choice: GameChoice, state_dir: Path) -> None:
+    """A state folder whose unfinished game is another game's is refused, not overwritten."""
+    if runtime.table.game_name != choice.game:
+        raise UserError(
+            f"{state_dir} holds a {runtime.table.game_name} game, not {choice.game}: "
+            "use another --state-dir"
+        )
+
+
+@dataclass
+class PlayedAtConsole:
+    """What a console-game run left: the people, the stopped runtime, why it stopped."""
+
+    people: ConsolePeople
+    runtime: Runtime
+    reason: str
+
+
+def console_choice(args: argparse.Namespace, profile: Any) -> GameChoice:
+    """The game ``args`` ask for, fitted to the profile's seats."""
+    options: dict[str, Any] = dict(args.option)
+    if getattr(args, "variant", None):
+        options["variant"] = args.variant
+    if args.players is not None:
+        options["players"] = args.players
+    return choose(profile, args.game, options)
+
+
+def play_at_console(
+    args: argparse.Namespace,
+    profile: Any,
+    state_dir: Path,
+    actors: Sequence[Callable[[MockWorld, Runtime, ConsolePeople], object]] = (),
+) -> PlayedAtConsole:
+    """Run the mock table for a game read by no camera until the people are done."""
+    choice = console_choice(args, profile)
+    world = MockWorld(camera="truth", seed=args.seed, geometry=board_geometry(profile))
+    runtime = Runtime(
+        profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
+    )
+    try:
+        _check_resumed(runtime, choice, state_dir)
+        people = _console_people(args, runtime, choice)
+        saved = _load(state_dir / WORLD_FILE)
+        if saved is not None:
+            try:
+                people.restore(saved["people"])
+            except (KeyError, TypeError, ValueError) as error:
+                raise UserError(
+                    f"cannot read the mock table {state_dir / WORLD_FILE}: {error}"
+                ) from error
+        if runtime.table.state.history and not runtime.table.state.is_over():
+            people.adopt(runtime.table.state.record(), runtime.table.game.id)
+            people.say(f"resuming: {len(people.history)} actions so far")
+        world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people)]
+        world.actors += [Watchdog(people, runtime)]  # type: ignore[arg-type]
+        world.actors += [functools.partial(a, runtime=runtime, people=people) for a in actors]
+        if people.finished:
+            people.on_finish(people)
+        runtime.start()
+        reason = runtime.run()
+    finally:
+        runtime.stop()
+    return PlayedAtConsole(people, runtime, reason)
+
+
+def _console_people(
+    args: argparse.Namespace, runtime: Runtime, choice: GameChoice
+) -> ConsolePeople:
+    players = adapter_for(choice.game).players_of(choice.options)
+    module = importlib.import_module(f"games.{choice.game}.players")
+    seats = tuple(args.seats or ()) or tuple(list(module.PLAYERS)[-1:] * players)
+    if len(seats) != players:
+        raise UserError(f"--seats names {len(seats)} players; this game has {players}")
+    style = ConsoleStyle(seats, args.mistake_rate, args.undo_rate)
+
+    def say(text: str) -> None:
+        if not args.quiet and runtime.screen is not None:
+            runtime.screen.note(text)
+
+    def finish(done: ConsolePeople) -> None:
+        runtime.put(Shutdown("the mock games are over"))
+
+    try:
+        return ConsolePeople(runtime, choice, args.seed, style, args.games, say, finish)
+    except ValueError as error:
+        raise UserError(str(error)) from error
+
+
+class ConsoleSaver:
+    """Keeps what the people remember of finished games on disk whenever it changes."""
+
+    def __init__(self, path: Path, people: ConsolePeople) -> None:
+        self.path = path
+        self.people = people
+        self.last: Any = None
+
+    def __call__(self, world: MockWorld) -> None:
+        """Save if the games played changed since the last frame."""
+        data = self.people.to_json()
+        if data != self.last:
+            self.last = data
+            save_json(self.path, {"people": data})
+
+
+def report_console(played: PlayedAtConsole, state_dir: Path) -> int:
+    """One line per game played; 1 if the run stopped before the people were done."""
+    people = played.people
+    with Journal(state_dir / JOURNAL_NAME) as journal:
+        finished = [game for game in journal.games() if game.status == "finished"]
+    for log, game in zip(people.played, finished[-len(people.played) :], strict=False):
+        outcome = game.outcome or {}
+        names = [people.memory.player_name(w) for w in outcome.get("winners") or []]
+        print(
+            f"game {game.id}: {game.game} {' and '.join(names) or 'nobody'} won "
+            f"({outcome.get('reason', '')}) after {game.actions} actions; "
+            f"{log.mistakes} mistakes refused, {log.undos} undos"
+        )
+    if not people.finished:
+        print(f"cogtable sim: stopped before the end: {played.reason}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
@@ -260,6 +428,21 @@ def _rate(text: str) -> float:
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"a chance is 0 to 1, not {value}")
     return value
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE``: the value as JSON when it parses (numbers, true/false), else text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"an option is KEY=VALUE, not {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except ValueError:
+        return key.strip(), value
 
 
 def _size(text: str) -> tuple[int, int]:

@@ -71,7 +71,17 @@ from games.cog.actions import (
 from games.cog.edition import CabinetCard, Edition
 from games.cog.grid import Placed, is_wild
 from games.cog.mat import Mat, unfilled_spots
-from games.core import CHANCE, Action, Event, IllegalAction, Outcome, State
+from games.core import (
+    CHANCE,
+    Action,
+    Event,
+    IllegalAction,
+    Outcome,
+    Request,
+    RequestKind,
+    State,
+    chance_options,
+)
 
 COLOURS = ("Red", "Blue", "Green", "Yellow")
 STAR_TOKENS = 20
@@ -425,6 +435,60 @@ class CogState(State):
         if kind in CARD_EFFECTS:
             return [(DrawCard(card, player=CHANCE), 1 / len(self.deck)) for card in self.deck]
         return [(RollDie(value, player=CHANCE), 1 / 6) for value in range(1, 7)]
+
+    # -- what the table must sense ----------------------------------------------
+
+    def chance_request(self) -> Request:
+        """The die, letter or cabinet card the table waits for, and what it is for.
+
+        Dice are labelled by face ("1" to "6"), letters by the tile ("A"), cabinet
+        cards by name (a second copy in the deck: "Lucky find #2"). The bag and
+        the deck are the table's (player None); a re-roll is the die of the
+        player who re-rolls.
+        """
+        head = self.queue[0]
+        kind, player, purpose = self._chance_purpose(head[0], head[1:])
+        return Request(kind, player, purpose, chance_options(self.chance_outcomes(), self._label))
+
+    def _chance_purpose(
+        self, effect: str, args: tuple[Any, ...]
+    ) -> tuple[RequestKind, int | None, str]:
+        """The request's kind, whose it is and what for, from the waiting effect."""
+        if effect == "goal":
+            return "die", None, "goal card to remove"
+        if effect == "neutral":
+            return "die", None, "neutral pawns"
+        if effect == "roll":
+            return "die", None, f"die slot {args[0] + 1} ({self.dice[args[0]]} die)"
+        if effect == "reroll":
+            die = self.mats[args[0]].die
+            colour = "" if die is None else f" ({self.dice[die]} die)"
+            return "die", args[0], f"re-roll for {self.player_name(args[0])}{colour}"
+        if effect == "card_slot":
+            return "draw", None, f"cabinet slot {args[0] + 1}"
+        if effect == "card":
+            return "draw", None, f"cabinet card for {self.player_name(args[0])}"
+        if effect == "slot":
+            return "draw", None, f"top slot {args[0] + 1}" + (" (face down: wild)" * args[1])
+        if effect == "centre_fill":
+            return "draw", None, f"centre square {args[0] + 1}"
+        if effect == "tobonus":
+            return "draw", None, f"turn-order #{self.num_players} bonus"
+        return "draw", None, f"letter for {self.player_name(args[0])}"
+
+    def _label(self, action: Action) -> str:
+        """What a person types or a sensor reports for a chance outcome."""
+        if isinstance(action, RollDie):
+            return str(action.value)
+        if isinstance(action, DrawLetter):
+            return action.letter
+        assert isinstance(action, DrawCard)
+        return self.card(action.card).name
+
+    def default_action(self, player: int) -> Action | None:
+        """ "done" in Phases III and IV (the player's part of the phase ends); else none."""
+        free = not self.queue and self.phase in ("activate", "construct")
+        return Finish(player=player) if free and player in self.to_act() else None
 
     # -- applying actions ----------------------------------------------------
 

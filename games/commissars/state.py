@@ -31,7 +31,18 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from games.core import CHANCE, Action, BadOptions, Event, IllegalAction, Outcome, State
+from games.core import (
+    CHANCE,
+    Action,
+    BadOptions,
+    Event,
+    IllegalAction,
+    Outcome,
+    Request,
+    RequestKind,
+    State,
+    chance_options,
+)
 
 from .actions import (
     Choose,
@@ -56,6 +67,14 @@ DECK_MODES = ("preconstructed", "random", "draft")
 CHANCE_TASKS = ("draw", "flip", "deal", "deal_packet", "deal_leader")
 DECISION_TASKS = ("discard", "choose", "retarget")
 MAIN_PHASES = ("discard", "propaganda", "action")
+CHANCE_REQUESTS: dict[str, tuple[RequestKind, str]] = {
+    "draw": ("draw", "deck, draw"),
+    "flip": ("draw", "deck, produce"),
+    "deal": ("deal", "deck, dealt from the pool"),
+    "deal_packet": ("deal", "draft packet"),
+    "deal_leader": ("deal", "leader"),
+}
+"""Each chance task as a request: its kind and, after the player's name, what it is for."""
 UNCONDITIONAL_TARGETS = ("none", "kind", "other_player")
 """Target kinds that always offer a choice (there are always two players or more)."""
 
@@ -201,6 +220,23 @@ class CommissarsState(Effects, State):
         return [
             (TopCard(name, player=CHANCE), count / total) for name, count in sorted(source.items())
         ]
+
+    def chance_request(self) -> Request:
+        """The card the table turns up now: whose deck (or deal) and what for, by card name.
+
+        Draws and Produce flips come off a player's deck (kind ``draw``); the
+        random and draft decks, packets and Faction Leaders are dealt (``deal``)
+        to the player named. Cards of one name are one outcome, so names are unique.
+        """
+        op, player = self.tasks[0][0], self.tasks[0][1]
+        kind, what = CHANCE_REQUESTS[op]
+        purpose = f"{self.player_name(player)}'s {what}"
+        return Request(kind, player, purpose, chance_options(self.chance_outcomes(), _card_name))
+
+    def default_action(self, player: int) -> Action | None:
+        """Pass, for the player whose turn it is to respond in an open response window."""
+        responding = not self.tasks and self.window is not None and self.window[0] == player
+        return Pass(player=player) if responding and self.to_act() == (player,) else None
 
     def _chance_source(self, task: Task) -> Counter[str]:
         if task[0] == "deal_leader":
@@ -776,3 +812,9 @@ def _factions(options: Mapping[str, Any], cards: CardSet) -> list[str]:
             f"out of {', '.join(cards.factions)}"
         )
     return chosen
+
+
+def _card_name(action: Action) -> str:
+    """A chance outcome's label: the name of the card turned up."""
+    assert isinstance(action, TopCard)
+    return action.card

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import CHANCE, Action, Event, IllegalAction
+from games.core import CHANCE, Action, Event, IllegalAction, Request, RequestKind, chance_options
 
 from .actions import (
     Challenge,
@@ -43,7 +43,7 @@ from .actions import (
     Said,
     seat_name,
 )
-from .common import CookieState, expect, is_int
+from .common import CookieState, character_of, expect, is_int
 from .reference import REFERENCES
 
 CHARACTERS = REFERENCES[6].characters
@@ -139,6 +139,32 @@ class BigHuntState(CookieState):
                 if self.known and self.roles[seat][slot] is None:
                     return [DealRole(seat, c, slot, player=CHANCE) for c in unseen]
         return [OpenExclusion(c, player=CHANCE) for c in unseen]
+
+    def chance_request(self) -> Request:
+        """The card the table deals or turns up now, whose it is and what for, by character.
+
+        At the round's start the target, the Role cards and (3 players) the open
+        exclusion card are dealt (kind ``deal``); on a table that cannot see face-down
+        cards a Role card challenged in Phase 2 and the target after Phase 3 are
+        supplied when turned up (``reveal``). The target and the exclusion card
+        are the table's (player None).
+        """
+        outcomes = self.chance_outcomes()
+        kind, player, purpose = self._chance_purpose(outcomes[0][0])
+        return Request(kind, player, purpose, chance_options(outcomes, character_of))
+
+    def _chance_purpose(self, action: Action) -> tuple[RequestKind, int | None, str]:
+        kind: RequestKind = "deal" if self.phase == "deal" else "reveal"
+        if isinstance(action, DealRole | RevealRole):
+            return kind, action.seat, self.role_card_name(action.seat, action.slot)
+        if isinstance(action, OpenExclusion):
+            return kind, None, "the open exclusion card"
+        return kind, None, "the target card"
+
+    def role_card_name(self, seat: int, slot: int) -> str:
+        """``P2's role card`` (with 2 players, who hold two: ``P2's role card 2``)."""
+        number = f" {slot + 1}" if self.slots > 1 else ""
+        return f"{self.player_name(seat)}'s role card{number}"
 
     def _unseen(self) -> list[str]:
         """Characters whose Role card the engine has not placed anywhere yet."""

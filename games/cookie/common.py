@@ -114,6 +114,13 @@ def can_assign(allowed: Sequence[Collection[str]], characters: Sequence[str]) ->
     return fits(0, 0)
 
 
+def character_of(action: Action) -> str:
+    """A dealt or turned-up card's label: the character on it (every chance action has one)."""
+    character = getattr(action, "character", None)
+    assert isinstance(character, str), action
+    return character
+
+
 class CookieState(State):
     """Coins, rounds and the First Player token; the variants add the rest."""
 

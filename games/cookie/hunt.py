@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import CHANCE, Action, Event, IllegalAction
+from games.core import CHANCE, Action, Event, IllegalAction, Request, chance_options
 
 from .actions import Aim, DealRole, Play, Revealed, RevealRole, RoundScored, Said, seat_name
-from .common import CookieState, can_assign, count_assignments, expect
+from .common import CookieState, can_assign, character_of, count_assignments, expect
 from .reference import REFERENCES
 
 SWORD, SHIELD, HILL = "Sword", "Shield", "Hill"
@@ -99,6 +99,18 @@ class HuntState(CookieState):
             for c, weight in weights.items()
             if weight
         ]
+
+    def chance_request(self) -> Request:
+        """The next Role card: dealt at the start of a round, or turned up for scoring.
+
+        Dealt (roles known at the deal) it is a ``deal``; turned up on a table
+        that never saw it, a ``reveal``. Either way it is the seat's own
+        secret, labelled by character.
+        """
+        seat = self.roles.index(None)
+        kind = "deal" if self.phase == "deal" else "reveal"
+        options = chance_options(self.chance_outcomes(), character_of)
+        return Request(kind, seat, f"{self.player_name(seat)}'s role card", options)
 
     # -- what fits the face-down roles ----------------------------------------
 

@@ -57,9 +57,9 @@ def test_handshake_reports_the_firmware(sim: Simulator) -> None:
         assert link.status == Status.CONNECTED
     assert (info.protocol, info.version_text, info.leds, info.buttons, info.dice) == (
         1,
-        "1.0.0",
+        "1.1.0",
         100,
-        6,
+        20,
         1,
     )
 
@@ -88,6 +88,21 @@ def test_a_pressed_button_arrives_once_debounced(sim: Simulator) -> None:
         assert events[1].pico_ms - events[0].pico_ms >= 50
         time.sleep(0.1)
         assert link.events.empty()
+
+
+def test_every_seat_and_table_button_of_the_six_seat_table_reaches_the_host(
+    sim: Simulator,
+) -> None:
+    with connect(sim) as link:
+        for button in range(20):
+            sim.press(button)
+        time.sleep(0.1)
+        for button in range(20):
+            sim.release(button)
+        events = take(link, 40, timeout=10)
+    pressed = {e.button for e in events if e.action == "pressed"}
+    released = {e.button for e in events if e.action == "released"}
+    assert pressed == released == set(range(20))
 
 
 def test_a_die_rolls_on_request_and_shows_its_pips(sim: Simulator) -> None:
@@ -199,5 +214,9 @@ def test_firmware_shows_host_lost_after_three_silent_seconds(sim: Simulator) -> 
     silent = time.monotonic()
     assert wait_until(lambda: sim.state()["host_lost"], timeout=5)
     assert 2.9 <= time.monotonic() - silent < 4.0
+    # the profiles' status LED (61) breathes red; the two-seat table's old one (57) stays dark
+    assert wait_until(lambda: sim.leds()[61][0] > 100, timeout=4)
+    shown = sim.leds()
+    assert shown[61][1:] == (0, 0) and shown[57] == (0, 0, 0)
     with connect(sim):
         assert wait_until(lambda: not sim.state()["host_lost"], timeout=2)

@@ -133,3 +133,41 @@ def test_the_firmware_runs_in_a_pico_sized_heap() -> None:
     led, errors, heap = output.split("\nRESULT\n")[1].splitlines()
     assert (led, errors) == ("(43, 1, 2)", "0")  # the last frame, 299: 299 & 255 == 43
     assert int(heap) <= 128 * 1024  # the small heap was really in force
+
+
+BUILD_SCRIPT = """
+import sys
+sys.path.insert(0, STUBS)
+import machine, neopixel, main
+
+firmware = main.build()
+firmware.last_heard = firmware.last_shown = 0  # the test's clock from here on
+firmware.step(now=0, wait_ms=0)
+firmware.step(now=3000, wait_ms=0)
+firmware.step(now=4500, wait_ms=0)  # half a breath after the host went quiet: full red
+shown = neopixel.STRIPS[0].shown
+print()
+print("RESULT")
+print(len(firmware.buttons), len(firmware.dice), firmware.leds.count, firmware.leds.status_led)
+print(sorted(b.button_id for b in firmware.buttons) == list(range(20)))
+print(sorted(machine.PINS))
+print(shown[61], sum(1 for colour in shown if tuple(colour) != (0, 0, 0)))
+"""
+
+
+def test_the_built_firmware_has_six_seats_of_buttons_and_breathes_led_61() -> None:
+    """main.build() from config.py on the real interpreter: 20 buttons, status LED 61."""
+    interpreter = find_micropython()
+    if interpreter is None:
+        pytest.fail(missing_message())
+    stubs = str(BRIDGE / "simulator" / "stubs")
+    command = interpreter.run("-c", BUILD_SCRIPT.replace("STUBS", repr(stubs)))
+    environment = {**os.environ, "MICROPYPATH": FIRMWARE_PATH}
+    result = subprocess.run(command, capture_output=True, timeout=60, check=False, env=environment)
+    output = result.stdout.decode(errors="replace")  # the boot IDENTIFY frame comes first
+    assert result.returncode == 0, output + result.stderr.decode(errors="replace")
+    counts, ids, pins, status = output.split("\nRESULT\n")[1].splitlines()
+    assert counts == "20 1 100 61"
+    assert ids == "True"
+    assert pins == str([0, *range(2, 23)])  # GP0 the LED chain, GP2-22 the buttons and the die
+    assert status == "(255, 0, 0) 1"  # only the status LED is lit

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.buttons import ButtonEvent, TableButtons, button_pins, pin_factory_for
+from hardware.buttons import KINDS, ButtonEvent, TableButtons, button_pins, pin_factory_for
 from hardware.profile import GpioProfile, load_profile, parse_profile
 from tests.hardware.test_hardware_profile import MOCK, edited
 
@@ -125,6 +125,49 @@ def test_closing_releases_the_pins(mock_pins: MockFactory, events: queue.Queue[A
         assert len(again.buttons) == 6
     with pytest.raises(KeyError, match="seat 0 has no pause button on GPIO"):
         again.button(0, "pause")
+
+
+PASS_AND_ROLL = edited(
+    "pico = [0]",
+    "pico = [0]\nroll_pin = 17",
+    edited("undo_pin = 19", "undo_pin = 19\npass_pin = 26"),
+)
+
+
+def test_pass_and_roll_buttons_are_on_gpio_when_the_profile_gives_their_pins() -> None:
+    pins = button_pins(parse_profile(PASS_AND_ROLL))
+    assert (pins[(1, "pass")], pins[(None, "roll")]) == (26, 17)
+    assert len(pins) == 8
+    assert set(KINDS) >= {kind for _, kind in pins}
+
+
+def test_a_pass_press_and_a_roll_press_become_events(
+    mock_pins: MockFactory, clock: Clock, events: queue.Queue[ButtonEvent]
+) -> None:
+    with TableButtons(parse_profile(PASS_AND_ROLL), events.put, clock=clock) as buttons:
+        mock_pins.pin(26).drive_low()
+        clock.now += 0.2
+        mock_pins.pin(26).drive_high()
+        mock_pins.pin(17).drive_low()
+        mock_pins.pin(17).drive_high()
+        assert buttons.button(None, "roll").is_pressed is False
+        assert len(buttons.buttons) == 8
+    assert events.get_nowait() == ButtonEvent(1, "pass", "pressed", 100.0)
+    assert events.get_nowait() == ButtonEvent(None, "roll", "pressed", 100.2)
+    assert events.empty()
+
+
+def test_holding_pass_sends_held(
+    mock_pins: MockFactory, clock: Clock, events: queue.Queue[ButtonEvent]
+) -> None:
+    profile = parse_profile(edited("hold_time_s = 1.0", "hold_time_s = 0.05", PASS_AND_ROLL))
+    with TableButtons(profile, events.put, clock=clock):
+        mock_pins.pin(26).drive_low()
+        first = events.get(timeout=5)
+        held = events.get(timeout=5)
+        mock_pins.pin(26).drive_high()
+    assert (first.seat, first.kind, first.gesture) == (1, "pass", "pressed")
+    assert (held.seat, held.kind, held.gesture) == (1, "pass", "held")
 
 
 def test_the_pin_factory_comes_from_the_environment_then_the_profile(

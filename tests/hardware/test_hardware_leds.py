@@ -122,7 +122,7 @@ def test_a_profile_frame_has_its_segments_and_one_led_per_seat() -> None:
     frame = Frame.for_profile(load_profile())
     assert {name: frame.size(name) for name in frame.looks} == {
         "pegs": 55,
-        "seats": 2,
+        "seats": 6,
         "status": 1,
     }
 
@@ -148,17 +148,19 @@ def test_chain_pixels_put_each_segment_where_it_is_wired() -> None:
     frame = Frame.for_profile(profile)
     frame.set("pegs", 3, RED)
     frame.set("seats", 1, BLUE)
+    frame.set("seats", 5, WHITE)
     frame.set("status", 0, AMBER, blink(1.0))
     pixels = chain_pixels(frame, profile.leds, now=0.25)
-    assert len(pixels) == 58
+    assert len(pixels) == 62
     lit = {index: colour for index, colour in enumerate(pixels) if colour != BLACK}
     assert lit == {
         3: correct(RED, profile.leds),
         56: correct(BLUE, profile.leds),
-        57: correct(AMBER, profile.leds),
+        60: correct(WHITE, profile.leds),
+        61: correct(AMBER, profile.leds),
     }
     assert correct(RED, profile.leds) == (153, 0, 0)
-    assert 57 not in {i for i, c in enumerate(chain_pixels(frame, profile.leds, 0.75)) if any(c)}
+    assert 61 not in {i for i, c in enumerate(chain_pixels(frame, profile.leds, 0.75)) if any(c)}
 
 
 def test_leds_outside_every_segment_stay_dark() -> None:

@@ -8,15 +8,45 @@ import pytest
 
 from cogtable.cli import main
 from hardware.profile import (
+    DiceProfile,
+    PicoProfile,
+    Profile,
     ProfileError,
+    Seat,
+    TableProfile,
     default_profile_path,
     gpio_pins,
     load_profile,
     parse_profile,
+    pico_buttons,
 )
 
 MOCK = default_profile_path().read_text(encoding="utf-8")
 REFERENCE = default_profile_path().with_name("reference.toml")
+SEAT_NAMES = ["Red", "Blue", "Green", "Yellow", "Purple", "Orange"]
+MOCK_PICO_BUTTONS = {
+    0: (0, "confirm"),
+    1: (0, "undo"),
+    2: (1, "confirm"),
+    3: (1, "undo"),
+    4: (None, "new_game"),
+    5: (None, "pause"),
+    6: (0, "pass"),
+    7: (1, "pass"),
+    8: (2, "confirm"),
+    9: (2, "undo"),
+    10: (2, "pass"),
+    11: (3, "confirm"),
+    12: (3, "undo"),
+    13: (3, "pass"),
+    14: (4, "confirm"),
+    15: (4, "undo"),
+    16: (4, "pass"),
+    17: (5, "confirm"),
+    18: (5, "undo"),
+    19: (5, "pass"),
+}
+"""The firmware's button ids (firmware/config.py BUTTONS) as the shipped profiles use them."""
 
 
 def edited(old: str, new: str, text: str = MOCK) -> str:
@@ -154,11 +184,11 @@ CASES = [
         "undo_pin = 19\nled_pins = [1, 2]",
         "seats[1].led_pins = [1, 2]: expected one GPIO pin, or three [red, green, blue]",
     ),
-    ("length = 58", "length = 0", "leds.length = 0: expected a number of LEDs, 1-4096"),
+    ("length = 62", "length = 0", "leds.length = 0: expected a number of LEDs, 1-4096"),
     (
-        "length = 58",
-        "length = 57",
-        "leds.segments.status = [57]: expected indices below leds.length (57)",
+        "length = 62",
+        "length = 61",
+        "leds.segments.status = [61]: expected indices below leds.length (61)",
     ),
     (
         "brightness = 0.6",
@@ -172,18 +202,18 @@ CASES = [
     ),
     ("gamma = 2.2", "gamma = 0.5", "leds.gamma = 0.5: expected a number from 1 to 4 (1: no gamma)"),
     (
-        "seats = [55, 56]",
-        "seats = [54, 56]",
-        "leds.segments.seats = [54, 56]: expected LED 54 in one segment only (it is also in "
-        "leds.segments.pegs)",
+        "seats = [55, 56, 57, 58, 59, 60]",
+        "seats = [54, 56, 57, 58, 59, 60]",
+        "leds.segments.seats = [54, 56, 57, 58, 59, 60]: expected LED 54 in one segment only "
+        "(it is also in leds.segments.pegs)",
     ),
     (
+        "seats = [55, 56, 57, 58, 59, 60]",
         "seats = [55, 56]",
-        "seats = [55]",
-        "leds.segments.seats = [55]: expected one LED per seat (2)",
+        "leds.segments.seats = [55, 56]: expected one LED per seat (6)",
     ),
     (
-        "status = [57]",
+        "status = [61]",
         "status = []",
         "leds.segments.status = []: expected a list of LED indices on the chain, or "
         "{first = N, count = M}",
@@ -209,7 +239,7 @@ def test_each_mistake_is_named_with_key_value_and_expectation(
     [
         ("peg_pitch_mm = 25.0", "board.peg_pitch_mm: missing; expected a positive number of"),
         ('port = "sim"', 'serial.port: missing; expected "auto", "sim"'),
-        ("length = 58", "leds.length: missing; expected a number of LEDs"),
+        ("length = 62", "leds.length: missing; expected a number of LEDs"),
         ('colour = "#e02020"', "seats[0].colour: missing; expected a colour"),
         ("id = 2", "board.markers[2].id: missing; expected an ArUco"),
     ],
@@ -232,7 +262,7 @@ def test_unknown_keys_are_refused_and_the_known_ones_listed() -> None:
 
 
 def test_every_mistake_is_reported_at_once() -> None:
-    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", edited("length = 58", "length = 0"))
+    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", edited("length = 62", "length = 0"))
     errors = errors_of(text)
     assert len(errors) == 2
     assert errors[0].startswith("board.peg_pitch_mm = -3")
@@ -274,11 +304,19 @@ def test_the_mock_profile_is_the_default_and_describes_a_mock_table() -> None:
     assert profile.camera.source == "synthetic"
     assert profile.serial.port == "sim"
     assert profile.gpio is not None and profile.gpio.pin_factory == "mock"
-    assert [seat.name for seat in profile.seats] == ["Red", "Blue"]
+    assert [seat.name for seat in profile.seats] == SEAT_NAMES
     assert profile.seats[0].colour == (0xE0, 0x20, 0x20)
+    assert profile.seats[1].colour == (0x20, 0x50, 0xF0)
+    assert len({seat.colour for seat in profile.seats}) == 6
     assert profile.leds.segment("pegs").leds == tuple(range(55))
-    assert profile.leds.segment("seats").leds == (55, 56)
+    assert profile.leds.segment("seats").leds == (55, 56, 57, 58, 59, 60)
+    assert profile.leds.segment("status").leds == (61,)
+    assert profile.leds.length == 62
     assert gpio_pins(profile)["seats[1].undo_pin"] == 19
+    assert [seat.confirm_pin for seat in profile.seats] == [5, 13, None, None, None, None]
+    assert profile.table == TableProfile("kogworks", {})
+    assert profile.pico == PicoProfile(new_game_button=4, pause_button=5)
+    assert profile.dice == DiceProfile(pico=(0,), roll_pin=None, faces=6)
 
 
 def test_the_reference_profile_loads_with_rgb_seat_leds() -> None:
@@ -287,6 +325,15 @@ def test_the_reference_profile_loads_with_rgb_seat_leds() -> None:
     assert profile.serial.port == "auto"
     assert profile.seats[0].led_pins == (16, 12, 25)
     assert profile.gpio is not None and profile.gpio.pin_factory is None
+    assert [seat.name for seat in profile.seats] == SEAT_NAMES
+    assert pico_buttons(profile) == MOCK_PICO_BUTTONS
+    assert (profile.table.game, profile.pico, profile.dice) == (
+        "kogworks",
+        PicoProfile(4, 5),
+        DiceProfile((0,)),
+    )
+    assert profile.leds.segment("seats").leds == (55, 56, 57, 58, 59, 60)
+    assert profile.leds.segment("status").leds == (61,)
 
 
 def test_an_unknown_segment_names_the_known_ones() -> None:
@@ -310,7 +357,10 @@ def test_profile_check_ok_prints_a_summary(capsys: pytest.CaptureFixture[str]) -
     assert main(["profile", "check", str(REFERENCE)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"OK {REFERENCE}\n")
-    assert "seats: Red, Blue" in out
+    assert "seats: 6 (Red, Blue, Green, Yellow, Purple, Orange)" in out
+    assert "game: kogworks" in out
+    assert "dice: Pico die 0; 6 faces" in out
+    assert "pico: 20 buttons" in out
     assert "serial: auto" in out
 
 
@@ -354,3 +404,280 @@ def test_board_disk_radius_and_camera_calibration_are_optional_and_checked() -> 
     )
     text = edited("resolution = [1280, 720]", 'resolution = [1280, 720]\ncalibration = ""')
     assert errors_of(text)[0].startswith('camera.calibration = "": expected the path of')
+
+
+# -- the game, seats, Pico buttons and dice -------------------------------------------
+
+BUTTON_EXPECTED = (
+    "expected a Pico button id, 0-31 (as the firmware's config.py BUTTONS numbers them)"
+)
+OPTION_EXPECTED = (
+    "expected one value for the game: true or false, a number or a text (not a list or table)"
+)
+NEW_CASES = [
+    (
+        'game = "kogworks"',
+        'game = "Kogworks"',
+        'table.game = "Kogworks": expected a game\'s name in lower case, like "kogworks" or '
+        '"cookie"',
+    ),
+    (
+        'game = "kogworks"',
+        'game = ""',
+        'table.game = "": expected a game\'s name in lower case, like "kogworks" or "cookie"',
+    ),
+    (
+        'game = "kogworks"',
+        'game = "cog"\n[table.options]\nseeds = [1, 2]',
+        f"table.options.seeds = [1, 2]: {OPTION_EXPECTED}",
+    ),
+    (
+        'game = "kogworks"',
+        'game = "cog"\n[table.options]\nrules = { short = true }',
+        f"table.options.rules = {{short = true}}: {OPTION_EXPECTED}",
+    ),
+    (
+        'game = "kogworks"',
+        'game = "cog"\noptions = 3',
+        "table.options = 3: expected a table",
+    ),
+    (
+        'game = "kogworks"',
+        'game = "cog"\nplayers = 3',
+        "table.players = 3: unknown key; expected one of game, options",
+    ),
+    (
+        "new_game_button = 4",
+        "new_game_button = 32",
+        f"pico.new_game_button = 32: {BUTTON_EXPECTED}",
+    ),
+    ("pause_button = 5", 'pause_button = "5"', f'pico.pause_button = "5": {BUTTON_EXPECTED}'),
+    (
+        "pause_button = 5",
+        "pause_button = 5\nroll_button = 8",
+        "pico.roll_button = 8: unknown key; expected one of new_game_button, pause_button",
+    ),
+    (
+        "confirm_button = 0",
+        "confirm_button = -1",
+        f"seats[0].confirm_button = -1: {BUTTON_EXPECTED}",
+    ),
+    ("undo_button = 3", "undo_button = true", f"seats[1].undo_button = true: {BUTTON_EXPECTED}"),
+    ("pass_button = 19", "pass_button = 1.5", f"seats[5].pass_button = 1.5: {BUTTON_EXPECTED}"),
+    (
+        "pass_button = 19",
+        "pass_button = 4",
+        "seats[5].pass_button = 4: expected a Pico button id not used elsewhere (it is already "
+        "pico.new_game_button)",
+    ),
+    (
+        "undo_button = 9",
+        "undo_button = 0",
+        "seats[2].undo_button = 0: expected a Pico button id not used elsewhere (it is already "
+        "seats[0].confirm_button)",
+    ),
+    (
+        "pause_button = 5",
+        "pause_button = 19",
+        "seats[5].pass_button = 19: expected a Pico button id not used elsewhere (it is already "
+        "pico.pause_button)",
+    ),
+    (
+        "undo_pin = 6",
+        "undo_pin = 6\npass_pin = 40",
+        'seats[0].pass_pin = 40: expected a GPIO pin: a BCM number 0-27 or a name like "GPIO17" '
+        'or "BOARD11"',
+    ),
+    (
+        "undo_pin = 6",
+        "undo_pin = 6\npass_pin = 13",
+        "seats[1].confirm_pin = 13: expected a pin not used elsewhere (it is already "
+        "seats[0].pass_pin)",
+    ),
+    (
+        "pico = [0]",
+        "pico = [8]",
+        "dice.pico = [8]: expected a list of the Pico's die ids, each 0-7",
+    ),
+    ("pico = [0]", "pico = 0", "dice.pico = 0: expected a list of the Pico's die ids, each 0-7"),
+    ("pico = [0]", "pico = [0, 0]", "dice.pico = [0, 0]: expected each die id once"),
+    (
+        "pico = [0]",
+        'pico = [0]\nroll_pin = "GPIO20"',
+        'dice.roll_pin = "GPIO20": expected a pin not used elsewhere (it is already '
+        "gpio.new_game_pin)",
+    ),
+    (
+        "pico = [0]",
+        "pico = [0]\nroll_pin = 28",
+        'dice.roll_pin = 28: expected a GPIO pin: a BCM number 0-27 or a name like "GPIO17" or '
+        '"BOARD11"',
+    ),
+    ("pico = [0]", "pico = []\nfaces = 1", "dice.faces = 1: expected a number of faces, 2-20"),
+    ("pico = [0]", "pico = []\nfaces = 21", "dice.faces = 21: expected a number of faces, 2-20"),
+    ("pico = [0]", 'pico = []\nfaces = "6"', 'dice.faces = "6": expected a number of faces, 2-20'),
+    (
+        "pico = [0]",
+        "pico = [0]\nfaces = 8",
+        "dice.faces = 8: expected 6 with dice.pico (the Pico's dice are six-sided)",
+    ),
+    (
+        "pico = [0]",
+        "pico = [0]\nsides = 6",
+        "dice.sides = 6: unknown key; expected one of faces, pico, roll_pin",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), NEW_CASES, ids=[c[1] for c in NEW_CASES])
+def test_each_game_seat_button_and_dice_mistake_is_named(old: str, new: str, message: str) -> None:
+    assert errors_of(edited(old, new)) == (message,)
+
+
+def test_the_game_and_its_options_are_read() -> None:
+    text = edited(
+        'game = "kogworks"',
+        'game = "cookie"\n[table.options]\nplayers = 4\nvariant = "short"\nfast = true\npace = 1.5',
+    )
+    table = parse_profile(text).table
+    assert table.game == "cookie"
+    assert table.options == {"players": 4, "variant": "short", "fast": True, "pace": 1.5}
+    assert parse_profile(edited('game = "kogworks"', 'game = "no-such_game2"')).table.game == (
+        "no-such_game2"  # which names are games is for cogtable to say
+    )
+
+
+def test_pass_pins_and_a_gpio_roll_button_are_read_and_are_gpio_pins() -> None:
+    text = edited("undo_pin = 19", "undo_pin = 19\npass_pin = 26")
+    profile = parse_profile(edited("pico = [0]", "pico = []\nroll_pin = 17\nfaces = 20", text))
+    assert profile.seats[1].pass_pin == 26
+    assert profile.dice == DiceProfile((), 17, 20)
+    pins = gpio_pins(profile)
+    assert (pins["seats[1].pass_pin"], pins["dice.roll_pin"]) == (26, 17)
+    assert "Pico" not in profile.summary().split("dice: ")[1]
+    assert "dice: GPIO roll button 17; 20 faces" in profile.summary()
+
+
+def test_absent_game_pico_and_dice_sections_take_their_defaults() -> None:
+    text = MOCK
+    for start, end in [("[table]", "[camera]"), ("# The table's own", "# Six seats")]:
+        text = text[: text.index(start)] + text[text.index(end) :]
+    profile = parse_profile(text)
+    assert (profile.table, profile.pico, profile.dice) == (
+        TableProfile(),
+        PicoProfile(),
+        DiceProfile(),
+    )
+    assert profile.table.game == "kogworks" and profile.dice.faces == 6
+    assert set(pico_buttons(profile)) == set(range(4)) | set(range(6, 20))
+    assert "dice: none (the console asks for rolls)" in profile.summary()
+
+
+def test_profiles_built_in_code_keep_working_without_the_new_fields() -> None:
+    shipped = load_profile()
+    profile = Profile(
+        shipped.name,
+        shipped.camera,
+        shipped.board,
+        shipped.serial,
+        shipped.gpio,
+        shipped.seats[:2],
+        shipped.leds,
+    )
+    assert (profile.table, profile.pico, profile.dice) == (
+        TableProfile(),
+        PicoProfile(),
+        DiceProfile(),
+    )
+    seat = Seat("Red", (255, 0, 0), 5, 6, (16, 12, 25))
+    assert (seat.pass_pin, seat.confirm_button, seat.undo_button, seat.pass_button) == (
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def test_pico_buttons_of_the_mock_profile_are_the_firmwares_twenty() -> None:
+    assert pico_buttons(load_profile()) == MOCK_PICO_BUTTONS
+
+
+SEATS_START = MOCK.index("[[seats]]")
+SEATS_END = MOCK.index("# One WS2812 chain")
+
+
+def with_seats(count: int) -> str:
+    """The mock profile with ``count`` plain seats and no ``seats`` LED segment."""
+    seats = "".join(f'[[seats]]\nname = "Seat {n}"\ncolour = "#808080"\n\n' for n in range(count))
+    return without_line("seats = [55", MOCK[:SEATS_START] + seats + MOCK[SEATS_END:])
+
+
+@pytest.mark.parametrize("count", [2, 3, 6])
+def test_two_to_six_seats_are_a_table(count: int) -> None:
+    assert len(parse_profile(with_seats(count)).seats) == count
+
+
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [
+        (1, "seats: 1 seat: expected 2 to 6 [[seats]] tables"),
+        (7, "seats: 7 seats: expected 2 to 6 [[seats]] tables"),
+        (0, "seats: 0 seats: expected 2 to 6 [[seats]] tables"),
+    ],
+)
+def test_fewer_than_two_or_more_than_six_seats_are_refused(count: int, message: str) -> None:
+    text = with_seats(count)
+    if count == 0:
+        text = edited('name = "mock table"', 'name = "mock table"\nseats = []', text)
+    assert errors_of(text) == (message,)
+
+
+def test_a_wrong_seat_count_is_reported_with_the_other_mistakes() -> None:
+    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", with_seats(7))
+    assert errors_of(text) == (
+        "board.peg_pitch_mm = -3: expected a positive number of millimetres",
+        "seats: 7 seats: expected 2 to 6 [[seats]] tables",
+    )
+    text = with_seats(1).replace('colour = "#808080"', 'colour = "#808080"\nconfirm_button = 4')
+    assert errors_of(text) == (
+        "seats: 1 seat: expected 2 to 6 [[seats]] tables",
+        "seats[0].confirm_button = 4: expected a Pico button id not used elsewhere (it is "
+        "already pico.new_game_button)",
+    )
+
+
+def test_a_gpio_roll_button_without_a_gpio_table_is_refused() -> None:
+    start, end = MOCK.index("[gpio]"), MOCK.index("# The table's own")
+    text = edited("pico = [0]", "pico = [0]\nroll_pin = 17", MOCK[:start] + MOCK[end:])
+    assert errors_of(text) == (
+        "seats: pins are given but there is no [gpio] table: expected one",
+        "dice: pins are given but there is no [gpio] table: expected one",
+    )
+    plain = text
+    for pin in ("confirm_pin = 5\n", "undo_pin = 6\n", "confirm_pin = 13\n", "undo_pin = 19\n"):
+        plain = plain.replace(pin, "")
+    assert errors_of(plain) == ("dice: pins are given but there is no [gpio] table: expected one",)
+
+
+@pytest.mark.parametrize("name", ["mock.toml", "reference.toml", "two-seat.toml"])
+def test_every_shipped_profile_loads_and_summarises_game_seats_and_dice(name: str) -> None:
+    profile = load_profile(default_profile_path().with_name(name))
+    buttons = pico_buttons(profile)
+    assert buttons == {b: MOCK_PICO_BUTTONS[b] for b in buttons}  # the firmware's ids only
+    assert len(buttons) == 3 * len(profile.seats) + 2
+    assert profile.leds.segment("seats").leds == tuple(range(55, 55 + len(profile.seats)))
+    assert profile.leds.segment("status").leds == (61,)
+    summary = profile.summary().splitlines()
+    assert "game: kogworks" in summary
+    assert f"seats: {len(profile.seats)} ({', '.join(SEAT_NAMES[: len(profile.seats)])})" in (
+        summary
+    )
+    assert "dice: Pico die 0; 6 faces" in summary
+
+
+def test_profile_check_of_the_two_seat_example(capsys: pytest.CaptureFixture[str]) -> None:
+    two_seat = default_profile_path().with_name("two-seat.toml")
+    assert main(["profile", "check", str(two_seat)]) == 0
+    out = capsys.readouterr().out
+    assert "seats: 2 (Red, Blue)" in out
+    assert "pico: 8 buttons" in out

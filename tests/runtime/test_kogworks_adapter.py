@@ -57,7 +57,7 @@ def test_a_lifted_cog_lights_its_destinations_white(template: Frame) -> None:
     state.apply(Place(peg_at(8, 0), player=0))
     state.apply(Place(peg_at(5, 2), player=1))
     verdict = adapter.judge(state, board(state, p9_1=None))
-    assert verdict.kind == "lifted" and verdict.pegs == (peg_at(8, 0),)
+    assert verdict.kind == "lifted" and verdict.places == (peg_at(8, 0),)
     leds = adapter.frame(state, verdict, SEATS, template)
     white = [i for i in range(55) if leds.look("pegs", i).colour == adapter.WHITE]
     assert white == sorted(state.destinations(peg_at(8, 0)))
@@ -70,10 +70,10 @@ def test_an_illegal_placement_blinks_the_pegs_that_make_it_illegal(template: Fra
     state.apply(Place(peg_at(5, 2), player=1))
     verdict = adapter.judge(state, board(state, p10_2="red"))
     assert verdict.kind == "illegal"
-    assert {peg_at(9, 1), peg_at(8, 0), BASES[0]} <= set(verdict.pegs)
+    assert {peg_at(9, 1), peg_at(8, 0), BASES[0]} <= set(verdict.places)
     assert "triangle" in verdict.reason or "corner" in verdict.reason
     leds = adapter.frame(state, verdict, SEATS, template)
-    for peg in verdict.pegs:
+    for peg in verdict.places:
         look = leds.look("pegs", peg)
         assert look.colour == adapter.RED and look.animation.kind == "blink"
 
@@ -97,7 +97,7 @@ def test_anything_else_is_out_of_sync(changes: dict[str, str | None]) -> None:
     state = new_game()
     verdict = adapter.judge(state, board(state, **changes))
     assert verdict.kind == "out-of-sync"
-    assert set(verdict.pegs) == set(adapter.differing(state, board(state, **changes)))
+    assert set(verdict.places) == set(adapter.differing(state, board(state, **changes)))
 
 
 def test_the_turn_and_the_placement_pegs_light_in_the_movers_colour(template: Frame) -> None:

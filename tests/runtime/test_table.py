@@ -86,7 +86,7 @@ def test_holding_undo_takes_back_and_waits_for_the_board(tmp_path: Path) -> None
     assert table.state.history == []
     table.handle(settled(with_cog), 4.0)
     assert table.state.history == [], "the undone move must not be read again"
-    assert table.view.verdict.pegs == (peg_at(8, 0),)
+    assert table.view.verdict.places == (peg_at(8, 0),)
     table.handle(settled(start), 5.0)
     assert table.status()["in_sync"] is True
 
@@ -138,7 +138,7 @@ def test_new_game_waits_for_a_cleared_board(tmp_path: Path, button: str) -> None
     assert table.game.id != first_id and table.state.history == []
     table.handle(settled({**start_pieces(table), peg_at(8, 0): "red"}), 3.0)
     assert table.state.history == []
-    assert table.view.verdict.pegs == (peg_at(8, 0),)
+    assert table.view.verdict.places == (peg_at(8, 0),)
 
 
 def test_pause_stops_refereeing_and_unpause_checks_the_board(tmp_path: Path) -> None:
@@ -154,7 +154,7 @@ def test_pause_stops_refereeing_and_unpause_checks_the_board(tmp_path: Path) -> 
     table.handle(ButtonPressed("pause"), 5.0)
     table.handle(settled(with_cog), 6.0)
     assert table.state.history == [], "a change made while paused is shown, not played"
-    assert table.view.verdict.pegs == (peg_at(8, 0),)
+    assert table.view.verdict.places == (peg_at(8, 0),)
 
 
 def test_a_restart_after_a_win_shows_the_finished_game(tmp_path: Path) -> None:

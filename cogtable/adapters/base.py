@@ -1,0 +1,281 @@
+"""The one protocol every game's table adapter keeps, and what adapters share.
+
+The table core (:class:`cogtable.table.GameTable`, the runtime, the journal,
+the service, the mock table) knows no game. Everything game-specific sits
+behind :class:`TableAdapter`, one subclass per game in
+``cogtable/adapters/<game>.py`` (DESIGN.md, "One table, every game"):
+
+- what the camera must read (:meth:`TableAdapter.camera_regions`);
+- what a settled observation means (:meth:`TableAdapter.judge`): a move,
+  a take-back, a piece lifted, an illegal change (with the places to blink),
+  out of sync, or nothing yet;
+- how a sensed answer fills a request (:meth:`TableAdapter.fill`);
+- the LED frame (:meth:`TableAdapter.frame`) and the terminal screen
+  (:meth:`TableAdapter.screen`) for a state;
+- which parts of a profile the game needs (:meth:`TableAdapter.missing`).
+
+The defaults here are what a game without a camera reader gets: nothing is
+read from the camera, every request goes to a sensor or the console, and the
+seat LEDs show whose turn it is, who may respond and who won.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Literal
+
+from games.core import CHANCE, Action, Request, RequestKind, State, load_game
+from hardware.leds import SOLID, Frame, pulse
+from hardware.profile import Profile
+
+RGB = tuple[int, int, int]
+WHITE: Final = (255, 255, 255)
+RED: Final = (255, 0, 0)
+AMBER: Final = (255, 140, 0)
+GREEN: Final = (0, 255, 0)
+DIM: Final = 0.15
+RESPOND_PULSE_S: Final = 1.2
+"""Period of a seat LED that may respond (pulsing in the seat's colour)."""
+
+VerdictKind = Literal["in-sync", "move", "take-back", "lifted", "illegal", "out-of-sync", "nothing"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a settled observation means for the game.
+
+    ``places`` are indices in the adapter's :attr:`TableAdapter.places_segment`
+    (Kogworks: pegs) to light: the lifted piece, the illegal places, or the
+    differing ones.
+    """
+
+    kind: VerdictKind
+    action: Action | None = None
+    places: tuple[int, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Flash:
+    """An action just accepted: its places flash green from ``start``."""
+
+    places: tuple[int, ...]
+    start: float
+
+
+@dataclass(frozen=True)
+class CameraRegion:
+    """One part of the table the camera must read, and the vision reader for it."""
+
+    name: str
+    """The physical part: ``disk`` (the Kogworks peg disk), later a C.O.G. mat, a card mat."""
+    reader: str
+    """The vision reader that reads it: ``peg-disk``."""
+    answers: tuple[RequestKind, ...] = ("choice",)
+    """The kinds of request its settled readings answer (Kogworks: the mover's choice)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What the table shows beyond the engine state: the verdict, the requests, a flash."""
+
+    verdict: Verdict
+    seat_colours: tuple[RGB, ...]
+    requests: tuple[Request, ...] = ()
+    """The requests the table is asking for now (public ones only)."""
+    routes: tuple[str, ...] = ()
+    """Where each request goes: ``camera``, ``dice``, ``buttons`` or ``console``."""
+    accepted: Flash | None = None
+    message: str = ""
+    last: str = ""
+    """The last thing that happened, in words (an event or an action)."""
+    seat_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Sensed:
+    """An answer a sensor or a person gave: a die value, or text typed at the console."""
+
+    source: Literal["dice", "console", "camera"]
+    text: str
+    """The die's value as text ("4"), or what was typed."""
+
+
+class TableAdapter(ABC):
+    """One game at the table. Subclasses set :attr:`game` and override what they read."""
+
+    game: ClassVar[str]
+    places_segment: ClassVar[str | None] = None
+    """The LED segment whose indices a verdict's places name (None: the game has none)."""
+    player_counts: ClassVar[Mapping[str, Sequence[int]]] = {}
+    """Allowed player counts by variant (``""``: the only variant)."""
+    camera_note: ClassVar[str] = ""
+    """Why the camera reads nothing for this game yet (shown in the status), if so."""
+
+    # -- what the table needs and how the game is set up ---------------------------
+
+    def camera_regions(self) -> tuple[CameraRegion, ...]:
+        """What the camera must read for this game (none: every move comes another way)."""
+        return ()
+
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """The variant named by ``options`` (``""`` for games with one)."""
+        return ""
+
+    def seats_needed(self, options: Mapping[str, Any]) -> Sequence[int]:
+        """The player counts the (variant of the) game allows."""
+        return self.player_counts.get(self.variant(options), ())
+
+    def options_for(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """Engine options for a table with ``seats`` seats: ``players`` filled in if absent."""
+        chosen = dict(options)
+        counts = self.seats_needed(chosen)
+        if "players" not in chosen and counts and "players" in _defaults(self.game):
+            fitting = [count for count in counts if count <= seats]
+            chosen["players"] = max(fitting) if fitting else min(counts)
+        return chosen
+
+    def players_of(self, options: Mapping[str, Any]) -> int:
+        """How many play with these options (the engine's default when not given)."""
+        players = options.get("players", _defaults(self.game).get("players", 2))
+        return int(players)
+
+    def missing(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
+        """The parts this game needs that ``profile`` lacks (empty: it can be refereed)."""
+        players, seats = self.players_of(options), len(profile.seats)
+        label = " ".join(part for part in (self.game, self.variant(options)) if part)
+        problems = []
+        counts = self.seats_needed(options)
+        if counts and players not in counts:
+            problems.append(f"{label}: is for {_count_words(counts)} players, not {players}")
+        elif players > seats:
+            problems.append(f"{label}: needs {players} seats, this table has {seats}")
+        for segment in self.segments_needed():
+            if segment not in profile.leds.segment_names():
+                problems.append(f"{label}: no LED segment {segment!r} in this profile")
+        return problems
+
+    def segments_needed(self) -> tuple[str, ...]:
+        """LED segments the game draws on besides ``seats`` and ``status``."""
+        return (self.places_segment,) if self.places_segment else ()
+
+    # -- what a settled observation means ----------------------------------------------
+
+    def judge(self, state: State, observation: Any, before: State | None) -> Verdict:
+        """What a settled camera observation means; a game with no reader sees nothing."""
+        return Verdict("nothing", reason="this game reads nothing from the camera")
+
+    def differing(self, state: State, observation: Any) -> tuple[int, ...]:
+        """The places where the observation differs from the game."""
+        return ()
+
+    def places_of(self, action: Action) -> tuple[int, ...]:
+        """The places an action touches, to flash when it is accepted."""
+        return ()
+
+    def start_in_sync(self) -> bool:
+        """Whether a fresh or resumed game may count changes at once (no board to compare)."""
+        return not self.camera_regions()
+
+    # -- requests and answers ----------------------------------------------------------
+
+    def waited_for(self, state: State) -> tuple[int, ...]:
+        """The players the table shows as acting: ``to_act`` less any secret (games override)."""
+        return tuple(player for player in state.to_act() if player != CHANCE)
+
+    def fill(self, request: Request, answer: Sensed) -> Action | None:
+        """The action a sensed answer stands for in ``request``; None if it fits none."""
+        if answer.source == "dice" and request.kind != "die":
+            return None
+        return request.option(answer.text)
+
+    def parse(self, text: str, state: State, player: int) -> Action | None:
+        """A choice typed at the console for ``player``: a listed label, or None."""
+        return state.choice_request(player).option(text)
+
+    # -- LEDs and screen -----------------------------------------------------------------
+
+    def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
+        """The LED frame: seat LEDs for turn, responders and winners; amber while asking."""
+        leds = template.copy()
+        leds.clear()
+        if state.is_over():
+            show_winners(leds, state, scene.seat_colours)
+            return leds
+        show_turn(leds, self.waited_for(state), scene)
+        show_requests(leds, scene)
+        return leds
+
+    def screen(self, state: State, scene: Scene) -> list[str]:
+        """The game as the table knows it, as lines: the public position (games override)."""
+        return [line for line in render_public(state).splitlines()]
+
+    def arrangement(self) -> dict[str, Sequence[Sequence[int]]]:
+        """How the terminal lays out LED segments (rows of indices); default one row each."""
+        return {}
+
+
+# -- shared LED drawing ---------------------------------------------------------------
+
+
+def show_turn(leds: Frame, acting: Sequence[int], scene: Scene) -> None:
+    """Whose turn: the first acting seat glows; the others that may respond pulse."""
+    colours = scene.seat_colours
+    for number, player in enumerate(acting):
+        if not 0 <= player < len(colours) or player >= _segment_size(leds, "seats"):
+            continue
+        animation = SOLID if number == 0 else pulse(RESPOND_PULSE_S)
+        leds.set("seats", player, colours[player], animation)
+
+
+def show_requests(leds: Frame, scene: Scene) -> None:
+    """A request for a die or a draw: its seat (or the status LED) pulses white."""
+    for request, route in zip(scene.requests, scene.routes, strict=False):
+        if request.kind == "choice":
+            continue
+        player = request.player
+        if player is not None and 0 <= player < _segment_size(leds, "seats"):
+            leds.set("seats", player, WHITE, pulse(RESPOND_PULSE_S))
+        elif route in ("dice", "console") and _segment_size(leds, "status"):
+            leds.set("status", 0, WHITE, pulse(RESPOND_PULSE_S))
+
+
+def show_winners(leds: Frame, state: State, colours: Sequence[RGB]) -> None:
+    """Each winner's seat runs a chase in the winner's colour."""
+    outcome = state.outcome()
+    for winner in outcome.winners if outcome else ():
+        if 0 <= winner < min(len(colours), _segment_size(leds, "seats")):
+            leds.chase("seats", colours[winner], period=1.5, indices=[winner])
+
+
+def paused_frame(template: Frame) -> Frame:
+    """Paused (or shut down): only the status LED, pulsing amber."""
+    leds = template.copy()
+    leds.clear()
+    if _segment_size(leds, "status"):
+        leds.set("status", 0, AMBER, pulse(3.0))
+    return leds
+
+
+def _segment_size(leds: Frame, name: str) -> int:
+    return len(leds.looks.get(name, ()))
+
+
+def render_public(state: State) -> str:
+    """The game's own terminal drawing of what the whole table may see."""
+    from cogtable.terminal import front_ends
+
+    return front_ends()[state.game].render(state)  # type: ignore[no-any-return]
+
+
+def _defaults(game: str) -> Mapping[str, Any]:
+    return getattr(load_game(game), "DEFAULTS", {})
+
+
+def _count_words(counts: Sequence[int]) -> str:
+    ordered = sorted(counts)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"{ordered[0]} to {ordered[-1]}"
+    return " or ".join(str(count) for count in ordered)
