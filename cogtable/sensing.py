@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cogtable.adapters.base import TableAdapter
+from cogtable.adapters.base import TableAdapter, is_public
 from games.core import CHANCE, Request, State
 from hardware.profile import Profile
 
@@ -75,10 +75,17 @@ class Asked:
         return f"{whose}{request.kind} for {request.purpose} ({how})"
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready for the status file: the request, its key and route."""
+        """JSON-ready for the status file: the request, its key and route.
+
+        The answers are listed only where the whole table may see them (a die,
+        the letter bag); a hand, a deal or a deck's contents are only counted.
+        """
         data = {"key": self.key, "route": self.route, **self.request.to_json()}
         labels = data["options"]
-        if len(labels) > SHOWN_LABELS:
+        if not is_public(self.request):
+            data["options"] = []
+            data["more_options"] = len(labels)
+        elif len(labels) > SHOWN_LABELS:
             data["options"] = labels[:SHOWN_LABELS]
             data["more_options"] = len(labels) - SHOWN_LABELS
         return data

@@ -61,7 +61,7 @@ from cogtable.inputs import (
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
 from cogtable.sensing import Asked, Sensors, open_requests
-from games.core import Action, Event, IllegalAction, State, replay
+from games.core import CHANCE, Action, IllegalAction, State, replay
 from hardware.leds import Frame, Renderer
 
 log = logging.getLogger(__name__)
@@ -341,6 +341,7 @@ class GameTable:
 
     def _apply(self, action: Action, source: str, now: float) -> None:
         previous = self.state
+        chance = previous.chance_request() if action.player == CHANCE else None
         try:
             events = self.game.apply(action, source)
         except IllegalAction as error:
@@ -354,7 +355,7 @@ class GameTable:
         self.view.verdict = Verdict("in-sync", reason=action.notation())
         self.view.accepted = Flash(self.adapter.places_of(action), now)
         self.view.message = ""
-        self.view.last = _describe(previous, action, events)
+        self.view.last = self.adapter.describe(self.state, action, events, chance)
         log.info("%s", self.view.last)
 
     def _not_recorded(self, action: Action, error: JournalError) -> None:
@@ -373,7 +374,8 @@ class GameTable:
             return
         self.before = self._previous_state()
         self.view.synced = keep_sync
-        self.view.message = f"took back {taken.safe_notation()}"
+        what = "the last draw or roll" if taken.player == CHANCE else taken.safe_notation()
+        self.view.message = f"took back {what}"
         self.view.last = self.view.message
         log.info("%s", self.view.message)
 
@@ -480,12 +482,6 @@ def _show_game_number(leds: Frame, number: int) -> None:
     """The chosen game's place in the list: that many seat LEDs (from the first) glow white."""
     for seat in range(min(number + 1, leds.size("seats"))):
         leds.set("seats", seat, WHITE)
-
-
-def _describe(before: State, action: Action, events: list[Event]) -> str:
-    """What just happened, in words: the events, else who did what."""
-    described = "; ".join(event.describe() for event in events)
-    return described or f"{before.player_name(action.player)}: {action.safe_notation()}"
 
 
 def _last_finished(journal: Journal) -> JournaledGame | None:

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
 
-from games.core import CHANCE, Action, Request, RequestKind, State, load_game
+from games.core import CHANCE, Action, Event, Request, RequestKind, State, load_game
 from hardware.leds import SOLID, Frame, pulse
 from hardware.profile import Profile
 
@@ -191,6 +191,20 @@ class TableAdapter(ABC):
             return None
         return request.option(answer.text)
 
+    def describe(
+        self, state: State, action: Action, events: Sequence[Event], chance: Request | None
+    ) -> str:
+        """What just happened, in words the whole table may hear.
+
+        A die or a draw from the table's own bag is public; a deal, a reveal or
+        a draw from a player's deck is said by its purpose only (``chance`` is
+        the request it answered), so the screen never names a secret.
+        """
+        if chance is not None and not is_public(chance):
+            return f"{chance.kind} for {chance.purpose}"
+        described = "; ".join(event.describe() for event in events)
+        return described or f"{state.player_name(action.player)}: {action.safe_notation()}"
+
     def parse(self, text: str, state: State, player: int) -> Action | None:
         """A choice typed at the console for ``player``: a listed label, or None."""
         return state.choice_request(player).option(text)
@@ -215,6 +229,16 @@ class TableAdapter(ABC):
     def arrangement(self) -> dict[str, Sequence[Sequence[int]]]:
         """How the terminal lays out LED segments (rows of indices); default one row each."""
         return {}
+
+
+def is_public(request: Request) -> bool:
+    """Whether the answers to ``request`` may be shown to the whole table.
+
+    A die, and a draw from the table's own supply (the letter bag, the cabinet
+    deck), are seen by everyone; a deal, a reveal, a draw from a player's deck
+    and a player's choices (their hand) are not listed.
+    """
+    return request.kind == "die" or (request.kind == "draw" and request.player is None)
 
 
 # -- shared LED drawing ---------------------------------------------------------------

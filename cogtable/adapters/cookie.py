@@ -13,6 +13,8 @@ from typing import Any
 
 from cogtable.adapters.base import TableAdapter
 from games.cookie import DEFAULTS, PLAYER_COUNTS
+from games.cookie.actions import Play
+from games.core import Action, Event, Request, State
 
 
 class CookieAdapter(TableAdapter):
@@ -25,3 +27,11 @@ class CookieAdapter(TableAdapter):
     def variant(self, options: Mapping[str, Any]) -> str:
         """``hunt`` or ``big-hunt``."""
         return str(options.get("variant", DEFAULTS["variant"]))
+
+    def describe(
+        self, state: State, action: Action, events: Sequence[Event], chance: Request | None
+    ) -> str:
+        """A card laid is face down: the table says who laid one, never which."""
+        if isinstance(action, Play):
+            return f"{state.player_name(action.player)} laid a card face down"
+        return super().describe(state, action, events, chance)

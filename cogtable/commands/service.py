@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument(
         "--state-dir", type=Path, default=None, help="journal and status folder"
     )
+    run_parser.add_argument(
+        "--game", help="the game to referee (default: the profile's [table] game)"
+    )
     run_parser.set_defaults(service_action=_run)
     uninstall = actions.choices["uninstall"]
     uninstall.add_argument("--purge", action="store_true", help="also remove profile and journal")
@@ -56,4 +59,4 @@ def _uninstall(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     logs.configure()
     state_dir = args.state_dir or default_state_dir()
-    return Service(args.profile, state_dir, Notifier()).run()
+    return Service(args.profile, state_dir, Notifier(), game=args.game).run()

@@ -38,6 +38,10 @@ def format_status(status: dict[str, Any], now: float) -> list[str]:
         f"board:      {'in sync' if status.get('in_sync') else 'not in sync'}"
         + (f" ({status['waiting']})" if status.get("waiting") else ""),
     ]
+    if status.get("asking"):
+        lines.append(f"waiting for: {status['asking']}")
+    if status.get("last"):
+        lines.append(f"last:       {status['last']}")
     lines += [f"{part + ':':<12}{parts[part]}" for part in sorted(parts)]
     if status.get("message"):
         lines.append(f"message:    {status['message']}")

@@ -89,8 +89,16 @@ class Service:
     SIGTERM is ever lost. A stop request outranks a reload.
     """
 
-    def __init__(self, profile_path: Path | None, state_dir: Path, notifier: Notifier) -> None:
+    def __init__(
+        self,
+        profile_path: Path | None,
+        state_dir: Path,
+        notifier: Notifier,
+        game: str | None = None,
+    ) -> None:
         self.profile_path = profile_path
+        self.game = game
+        """The game to referee instead of the profile's (``--game``)."""
         self.state_dir = state_dir
         self.notifier = notifier
         self.runtime: Any = None
@@ -112,9 +120,10 @@ class Service:
             profile = self._reloaded(profile)
 
     def _run_once(self, profile: Profile) -> str:
+        from cogtable.game_choice import choose
         from cogtable.runtime import Runtime
 
-        runtime = Runtime(profile, self.state_dir, quiet=True)
+        runtime = Runtime(profile, self.state_dir, quiet=True, game=choose(profile, self.game))
         status = StatusWriter(self.state_dir, runtime.status)
         try:
             runtime.start()
