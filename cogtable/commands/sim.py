@@ -42,7 +42,6 @@ from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
 from cogtable.mock.players import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
-from cogtable.terminal.kogworks import render, wants_colour
 from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
 
@@ -285,13 +284,10 @@ def report_console(played: PlayedAtConsole, state_dir: Path) -> int:
 
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
     style = Style((args.red, args.blue), args.illegal_rate, args.undo_rate)
-    colour = wants_colour(sys.stdout)
 
     def say(text: str) -> None:
-        if not args.quiet:
-            print(text, flush=True)
-            if text.endswith("accepted"):
-                print(render(people.memory, colour), flush=True)
+        if not args.quiet and runtime.screen is not None:
+            runtime.screen.note(text)  # the table's screen already draws the board
 
     def finish(done: People) -> None:
         runtime.put(Shutdown("the mock games are over"))
