@@ -190,7 +190,7 @@ class GameTable:
             "options": dict(state.options),
             "seed": state.seed,
             "ply": len(state.history),
-            "turn": state.player_name(acting[0]) if acting else None,
+            "turn": _turn_words(state, acting),
             "in_sync": self.view.synced,
             "waiting": self.view.waiting,
             "waiting_for": [ask.to_json() for ask in asked],
@@ -482,6 +482,13 @@ def _show_game_number(leds: Frame, number: int) -> None:
     """The chosen game's place in the list: that many seat LEDs (from the first) glow white."""
     for seat in range(min(number + 1, leds.size("seats"))):
         leds.set("seats", seat, WHITE)
+
+
+def _turn_words(state: State, acting: Sequence[int]) -> str | None:
+    """Who acts, in words: a player, the table (a roll, a draw, a deal), or None at the end."""
+    if acting:
+        return state.player_name(acting[0])
+    return "the table" if state.to_act() == (CHANCE,) else None
 
 
 def _last_finished(journal: Journal) -> JournaledGame | None:
