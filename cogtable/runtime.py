@@ -325,7 +325,9 @@ class Runtime:
         time.sleep(PICO_HOLD_S + 0.15 if held else 0.06)
         self.simulator.release(button)
         wanted = ButtonPressed(kind, seat, held)  # type: ignore[arg-type]
-        return self.handled.wait_for(lambda item: item == wanted, mark, 3.0, self._stop)
+        handled = self.handled.wait_for(lambda item: item == wanted, mark, 3.0, self._stop)
+        time.sleep(RELEASE_SETTLE_S)
+        return handled
 
     def shown_status(self) -> dict[str, Any]:
         """The table's status as its screen last showed it (safe from any thread)."""

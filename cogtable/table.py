@@ -47,6 +47,7 @@ from cogtable.adapters.base import (
     Sensed,
     TableAdapter,
     Verdict,
+    is_public,
     paused_frame,
 )
 from cogtable.game_choice import GameChoice
@@ -312,6 +313,9 @@ class GameTable:
     ) -> Action | None:
         """The action typed text stands for; None (with the reason shown) if it fits nothing."""
         chance = [ask for ask in asked if ask.request.kind != "choice"]
+        if seat is not None and not self._plays(seat):
+            self.view.message = f"seat {seat + 1} has no player in this game"
+            return None
         try:
             if chance:
                 return self._typed_chance(chance[0], text)
@@ -332,9 +336,10 @@ class GameTable:
         if action is None:
             allowed = ", ".join(ask.request.labels()[:12])
             more = " ..." if len(ask.request.options) > 12 else ""
-            self.view.message = (
-                f"{text!r} is not possible for {ask.request.purpose}: {allowed}{more}"
-            )
+            listed = (
+                f": {allowed}{more}" if is_public(ask.request) else ""
+            )  # a deal lists no secret
+            self.view.message = f"{text!r} is not possible for {ask.request.purpose}{listed}"
         return action
 
     # -- changing the game -------------------------------------------------------------
@@ -352,10 +357,10 @@ class GameTable:
             self._not_recorded(action, error)
             return
         self.before = previous
-        self.view.verdict = Verdict("in-sync", reason=action.notation())
+        self.view.last = self.adapter.describe(self.state, action, events, chance)
+        self.view.verdict = Verdict("in-sync", reason=self.view.last)
         self.view.accepted = Flash(self.adapter.places_of(action), now)
         self.view.message = ""
-        self.view.last = self.adapter.describe(self.state, action, events, chance)
         log.info("%s", self.view.last)
 
     def _not_recorded(self, action: Action, error: JournalError) -> None:
@@ -400,10 +405,15 @@ class GameTable:
 
     def _next_game(self, now: float) -> None:
         """A long press of new game: the next game this table can referee, started afresh."""
-        names = [choice.game for choice in self.games]
-        here = names.index(self.game_name) if self.game_name in names else -1
+        here = self._choice_number()
         self.new_game(self.games[(here + 1) % len(self.games)])
         self.view.chosen_at = now
+
+    def _choice_number(self) -> int:
+        """Where the game in progress stands in :attr:`games` (-1: not there), by its label."""
+        labels = [choice.label() for choice in self.games]
+        current = self._current_choice().label()
+        return labels.index(current) if current in labels else -1
 
     # -- LEDs and screen -----------------------------------------------------------------
 
@@ -426,7 +436,7 @@ class GameTable:
             return paused_frame(self.template)
         leds = self.adapter.frame(self.state, scene or self.scene(), self.template)
         if self.view.chosen_at is not None:
-            _show_game_number(leds, [c.game for c in self.games].index(self.game_name))
+            _show_game_number(leds, max(self._choice_number(), 0))
         if self.view.waiting and leds.size("status"):
             leds.set("status", 0, AMBER)
         return leds
@@ -461,7 +471,13 @@ class GameTable:
         return [*lines, *self.adapter.screen(state, scene)]
 
     def _seat_name(self, seat: int | None) -> str:
-        return "the table" if seat is None else self.state.player_name(seat)
+        if seat is None:
+            return "the table"
+        return self.state.player_name(seat) if self._plays(seat) else f"seat {seat + 1}"
+
+    def _plays(self, seat: int) -> bool:
+        """Whether the seat has a player in this game (a 6-seat table may host 2 players)."""
+        return 0 <= seat < self.state.num_players
 
     def _previous_state(self) -> State | None:
         """The position before the last move (to recognise a take-back), from memory."""

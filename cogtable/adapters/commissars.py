@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cogtable.adapters.base import TableAdapter
-from games.core import State
+from games.core import CHANCE, State
 
 
 class CommissarsAdapter(TableAdapter):
@@ -24,4 +24,4 @@ class CommissarsAdapter(TableAdapter):
 
     def waited_for(self, state: State) -> tuple[int, ...]:
         """Only the players the game waits for; never who could interject with a Blitz."""
-        return tuple(state.view()["to_act"])
+        return tuple(player for player in state.view()["to_act"] if player != CHANCE)
