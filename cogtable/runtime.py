@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from cogtable.board_setup import board_geometry, camera_calibration
+from cogtable.console_inbox import Inbox
 from cogtable.controller import Controller
 from cogtable.errors import UserError
 from cogtable.game_choice import GameChoice, choose, refereeable
@@ -83,6 +84,8 @@ RELEASE_SETTLE_S = 0.04
 PICO_HOLD_S = 0.8
 """The firmware's hold time (``HOLD_MS``): a press this long reports HELD."""
 CAMERA_RETRY_S = 1.0
+CONSOLE_POLL_S = 0.25
+"""How often the state folder's console is looked at for answers (``cogtable answer``)."""
 FRAME_PERIOD_S = 1 / 15
 HANDLED_TIMEOUT_S = 10.0
 STOP_JOIN_S = 1.0
@@ -267,6 +270,7 @@ class Runtime:
         if self.gpio_buttons is not None:
             self.put(PartStatus("gpio", "ok"))
         self._thread(self._camera_loop, "camera")
+        self._thread(self._console_loop, "console")
 
     def run(self, heartbeat: Callable[[], object] = lambda: None) -> str:
         """Run the controller in this thread until a Shutdown input; its reason."""
@@ -401,6 +405,15 @@ class Runtime:
                 self.put(DiceRolled(GPIO_DIE, random.SystemRandom().randint(1, faces)))
             return
         self.put(ButtonPressed(event.kind, event.seat, event.gesture == "held"))  # type: ignore[arg-type]
+
+    # -- the console of a headless table --------------------------------------------
+
+    def _console_loop(self) -> None:
+        """Answers left by ``cogtable answer`` in the state folder go on the queue."""
+        inbox = Inbox(self.state_dir)
+        while not self._stop.wait(CONSOLE_POLL_S):
+            for command in inbox.take():
+                self.put(command)
 
     # -- the camera ------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ thread, the real firmware on the simulated Pico.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,25 @@ def test_a_gpio_seat_button_is_a_seat_press(tmp_path: Path) -> None:
     handled, after = run_steps(tmp_path, [press_confirm_pin, asked])
     assert handled is True
     assert after["ply"] == 0 and "Red's confirm button" in after["message"]
+
+
+def test_an_answer_left_by_cogtable_answer_reaches_the_running_table(tmp_path: Path) -> None:
+    """A die typed with ``cogtable answer`` (physical dice) answers the request, once."""
+    from cogtable.console_inbox import Inbox
+    from cogtable.inputs import ConsoleCommand
+
+    def post_and_wait(runtime: Runtime) -> int:
+        key = runtime.shown_status()["waiting_for"][0]["key"]
+        Inbox(runtime.state_dir).post(ConsoleCommand("5", None, key))
+        Inbox(runtime.state_dir).post(ConsoleCommand("5", None, key))  # the same answer twice
+        deadline = 200
+        while runtime.shown_status()["ply"] == 0 and deadline:
+            time.sleep(0.02)
+            deadline -= 1
+        time.sleep(0.6)  # long enough for the second copy to be taken too
+        return int(runtime.shown_status()["ply"])
+
+    assert run_steps(tmp_path, [post_and_wait]) == [1]
+    with Journal(tmp_path / JOURNAL_NAME) as journal:
+        actions = journal.record(journal.games()[-1].id).actions
+    assert actions == (RollDie(5, player=CHANCE),)
