@@ -36,19 +36,11 @@ class Sensors:
 
     dice: bool = False
     """Electronic dice on the Pico, or a GPIO roll button."""
-    seat_buttons: bool = False
-    """Confirm or pass buttons at the seats (Pico or GPIO)."""
 
     @classmethod
     def of(cls, profile: Profile) -> Sensors:
         """What ``profile`` declares."""
-        dice = bool(profile.dice.pico) or profile.dice.roll_pin is not None
-        buttons = any(
-            button is not None
-            for seat in profile.seats
-            for button in (seat.confirm_button, seat.pass_button, seat.confirm_pin, seat.pass_pin)
-        )
-        return cls(dice=dice, seat_buttons=buttons)
+        return cls(dice=bool(profile.dice.pico) or profile.dice.roll_pin is not None)
 
 
 @dataclass(frozen=True)
@@ -91,19 +83,56 @@ class Asked:
         return data
 
 
+class KeyBook:
+    """Gives each open request a key that stays while it is open and is never given again.
+
+    A request keeps its key from the moment it opens until it is answered:
+    with several players asked at once, one player's answer leaves the
+    others' keys as they were. An answered request's key is retired (the next
+    draw from the same slot gets a new one), and an undo or a new game
+    retires every key, so an answer typed for a question already answered,
+    or taken back, is never applied to the next one.
+    """
+
+    def __init__(self) -> None:
+        self.epoch = 0
+        self.open: dict[str, str] = {}
+
+    def key(self, game_id: int, ply: int, whose: str) -> str:
+        """The key of the request ``whose`` (a player number, or ``chance``) open at ``ply``."""
+        if whose not in self.open:
+            self.open[whose] = f"{game_id}/{ply}/{self.epoch}/{whose}"
+        return self.open[whose]
+
+    def answered(self, player: int) -> None:
+        """``player`` (or chance) acted: their key and any chance key are retired."""
+        self.open.pop(str(player), None)
+        self.open.pop("chance", None)
+
+    def retire_all(self) -> None:
+        """After an undo or a new game: no key given so far stands any more."""
+        self.epoch += 1
+        self.open.clear()
+
+
 def open_requests(
-    state: State, game_id: int, adapter: TableAdapter, sensors: Sensors
+    state: State,
+    game_id: int,
+    adapter: TableAdapter,
+    sensors: Sensors,
+    keys: KeyBook | None = None,
 ) -> list[Asked]:
-    """The requests the table asks for now, public ones only, each routed."""
+    """The requests the table asks for now, public ones only, each routed and keyed."""
+    keys = keys or KeyBook()
     if state.is_over():
         return []
-    acting = state.to_act()
     ply = len(state.history)
-    if acting == (CHANCE,):
+    if state.to_act() == (CHANCE,):
         request = state.chance_request()
-        return [Asked(f"{game_id}/{ply}/chance", request, route(request, adapter, sensors))]
+        key = keys.key(game_id, ply, "chance")
+        return [Asked(key, request, route(request, adapter, sensors))]
     return [
-        Asked(f"{game_id}/{ply}/{player}", request, route(request, adapter, sensors))
+        Asked(keys.key(game_id, ply, str(player)), request, route(request, adapter, sensors))
         for player in adapter.waited_for(state)
         for request in [state.choice_request(player)]
     ]

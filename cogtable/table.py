@@ -61,7 +61,7 @@ from cogtable.inputs import (
     ReloadProfile,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
-from cogtable.sensing import Asked, Sensors, open_requests
+from cogtable.sensing import Asked, KeyBook, Sensors, open_requests
 from games.core import CHANCE, Action, IllegalAction, State, replay
 from hardware.leds import Frame, Renderer
 
@@ -128,6 +128,7 @@ class GameTable:
         self.clock = clock
         self.sensors = sensors or Sensors()
         self.screen = screen
+        self.keys = KeyBook()
         self.published: dict[str, Any] = {}
         """The status as last shown: what a person reads off the screen (any thread may read it)."""
         self.game: JournaledGame = (
@@ -212,7 +213,7 @@ class GameTable:
         """The requests the table is asking for now (only what the whole table may know)."""
         if self.view.paused:
             return []
-        return open_requests(self.state, self.game.id, self.adapter, self.sensors)
+        return open_requests(self.state, self.game.id, self.adapter, self.sensors, self.keys)
 
     # -- the camera ----------------------------------------------------------------
 
@@ -299,7 +300,7 @@ class GameTable:
         if command.answers is not None:
             asked = [ask for ask in asked if ask.key == command.answers]
             if not asked:
-                self.view.message = f"{text!r}: that question is no longer asked (already answered)"
+                self.view.message = "that question is no longer asked (answered or taken back)"
                 return
         action = self._typed_action(state, asked, command.seat, text)
         if action is None:
@@ -328,7 +329,7 @@ class GameTable:
             self.view.message = str(error)
             return None
         whose = f" for {self._seat_name(seat)}" if seat is not None else ""
-        self.view.message = f"{text!r} is not a legal choice{whose} now"
+        self.view.message = f"that is not a legal choice{whose} now"  # a choice may be secret
         return None
 
     def _typed_chance(self, ask: Asked, text: str) -> Action | None:
@@ -336,10 +337,9 @@ class GameTable:
         if action is None:
             allowed = ", ".join(ask.request.labels()[:12])
             more = " ..." if len(ask.request.options) > 12 else ""
-            listed = (
-                f": {allowed}{more}" if is_public(ask.request) else ""
-            )  # a deal lists no secret
-            self.view.message = f"{text!r} is not possible for {ask.request.purpose}{listed}"
+            public = is_public(ask.request)  # a deal or a deck draw names no card
+            answer, listed = (f"{text!r}", f": {allowed}{more}") if public else ("that", "")
+            self.view.message = f"{answer} is not possible for {ask.request.purpose}{listed}"
         return action
 
     # -- changing the game -------------------------------------------------------------
@@ -357,6 +357,7 @@ class GameTable:
             self._not_recorded(action, error)
             return
         self.before = previous
+        self.keys.answered(action.player)
         self.view.last = self.adapter.describe(self.state, action, events, chance)
         self.view.verdict = Verdict("in-sync", reason=self.view.last)
         self.view.accepted = Flash(self.adapter.places_of(action), now)
@@ -379,8 +380,8 @@ class GameTable:
             return
         self.before = self._previous_state()
         self.view.synced = keep_sync
-        what = "the last draw or roll" if taken.player == CHANCE else taken.safe_notation()
-        self.view.message = f"took back {what}"
+        self.keys.retire_all()
+        self.view.message = f"took back {self.adapter.describe_undo(self.state, taken)}"
         self.view.last = self.view.message
         log.info("%s", self.view.message)
 
@@ -392,6 +393,7 @@ class GameTable:
         self.adapter = adapter_for(choice.game)
         self.choice = choice
         self.before = None
+        self.keys.retire_all()
         message = f"new {choice.game} game" + (
             ": clear the board" if self.adapter.camera_regions() else ""
         )

@@ -86,12 +86,11 @@ class Scene:
     requests: tuple[Request, ...] = ()
     """The requests the table is asking for now (public ones only)."""
     routes: tuple[str, ...] = ()
-    """Where each request goes: ``camera``, ``dice``, ``buttons`` or ``console``."""
+    """Where each request goes: ``camera``, ``dice`` or ``console``."""
     accepted: Flash | None = None
     message: str = ""
     last: str = ""
     """The last thing that happened, in words (an event or an action)."""
-    seat_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -202,8 +201,22 @@ class TableAdapter(ABC):
         """
         if chance is not None and not is_public(chance):
             return f"{chance.kind} for {chance.purpose}"
+        if self.is_secret(action):
+            return f"{state.player_name(action.player)} laid a card face down"
         described = "; ".join(event.describe() for event in events)
         return described or f"{state.player_name(action.player)}: {action.safe_notation()}"
+
+    def is_secret(self, action: Action) -> bool:
+        """Whether a player's action stays hidden until it is revealed (a card face down)."""
+        return False
+
+    def describe_undo(self, state: State, action: Action) -> str:
+        """A taken-back action in words the whole table may hear."""
+        if action.player == CHANCE:
+            return "the last draw or roll"
+        if self.is_secret(action):
+            return f"{state.player_name(action.player)}'s face-down card"
+        return action.safe_notation()
 
     def parse(self, text: str, state: State, player: int) -> Action | None:
         """A choice typed at the console for ``player``: a listed label, or None."""

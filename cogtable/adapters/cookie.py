@@ -13,8 +13,8 @@ from typing import Any
 
 from cogtable.adapters.base import TableAdapter
 from games.cookie import DEFAULTS, PLAYER_COUNTS
-from games.cookie.actions import Play
-from games.core import Action, Event, Request, State
+from games.cookie.actions import Hunt, Play
+from games.core import Action
 
 
 class CookieAdapter(TableAdapter):
@@ -28,10 +28,6 @@ class CookieAdapter(TableAdapter):
         """``hunt`` or ``big-hunt``."""
         return str(options.get("variant", DEFAULTS["variant"]))
 
-    def describe(
-        self, state: State, action: Action, events: Sequence[Event], chance: Request | None
-    ) -> str:
-        """A card laid is face down: the table says who laid one, never which."""
-        if isinstance(action, Play):
-            return f"{state.player_name(action.player)} laid a card face down"
-        return super().describe(state, action, events, chance)
+    def is_secret(self, action: Action) -> bool:
+        """A card laid (Every Man for Himself) or a hunt card (The Big Hunt) lies face down."""
+        return isinstance(action, Play | Hunt)

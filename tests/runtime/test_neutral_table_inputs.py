@@ -23,7 +23,7 @@ from hardware.profile import load_profile
 from tests.runtime.neutral_helpers import lit_seats, make_table, random_step, sources
 
 COG = GameChoice("cog", {"players": 2})
-DICE = Sensors(dice=True, seat_buttons=True)
+DICE = Sensors(dice=True)
 
 
 def cog_table(tmp_path: Path) -> GameTable:

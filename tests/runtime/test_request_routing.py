@@ -15,17 +15,17 @@ from tests.runtime.neutral_helpers import find_state, hidden_blitz, play_until, 
 COG = adapter_for("cog")
 
 
-def test_the_mock_profile_declares_dice_and_seat_buttons() -> None:
-    assert Sensors.of(load_profile()) == Sensors(dice=True, seat_buttons=True)
+def test_the_mock_profile_declares_dice() -> None:
+    assert Sensors.of(load_profile()) == Sensors(dice=True)
 
 
 def test_a_cog_die_goes_to_the_dice_when_the_table_has_them_else_to_the_console() -> None:
     state = new_game("cog", {"players": 2}, seed=1)
     (with_dice,) = open_requests(state, 7, COG, Sensors(dice=True))
     assert with_dice.request.kind == "die"
-    assert (with_dice.key, with_dice.route) == ("7/0/chance", "dice")
+    assert (with_dice.key, with_dice.route) == ("7/0/0/chance", "dice")
     (without,) = open_requests(state, 7, COG, Sensors())
-    assert (without.key, without.route) == ("7/0/chance", "console")
+    assert (without.key, without.route) == ("7/0/0/chance", "console")
     assert "roll the die" in with_dice.question(state)
     assert "console" in without.question(state)
 
@@ -33,12 +33,12 @@ def test_a_cog_die_goes_to_the_dice_when_the_table_has_them_else_to_the_console(
 def test_draws_and_choices_go_to_the_console_even_with_dice() -> None:
     state = new_game("cog", {"players": 2}, seed=1)
     state.apply(state.sample_chance())  # the goal die
-    (draw,) = open_requests(state, 1, COG, Sensors(dice=True, seat_buttons=True))
-    assert (draw.request.kind, draw.route, draw.key) == ("draw", "console", "1/1/chance")
+    (draw,) = open_requests(state, 1, COG, Sensors(dice=True))
+    assert (draw.request.kind, draw.route, draw.key) == ("draw", "console", "1/1/0/chance")
     for game, options in (("cog", {"players": 2}), ("commissars", {"players": 3})):
         found = play_until(game, options, 0, lambda s: s.to_act() not in ((CHANCE,), ()))
         assert found is not None
-        asked = open_requests(found, 1, adapter_for(game), Sensors(dice=True, seat_buttons=True))
+        asked = open_requests(found, 1, adapter_for(game), Sensors(dice=True))
         assert asked and {ask.route for ask in asked} == {"console"}
         assert {ask.request.kind for ask in asked} == {"choice"}
 
@@ -55,10 +55,10 @@ def test_every_die_of_a_cog_game_goes_to_the_dice_and_nothing_else_does() -> Non
 
 def test_a_kogworks_move_is_read_by_the_camera() -> None:
     state = new_game("kogworks", {}, seed=0)
-    for sensors in (Sensors(), Sensors(dice=True, seat_buttons=True)):
+    for sensors in (Sensors(), Sensors(dice=True)):
         (move,) = open_requests(state, 3, adapter_for("kogworks"), sensors)
         assert (move.request.kind, move.request.player, move.route) == ("choice", 0, "camera")
-        assert move.key == "3/0/0"
+        assert move.key == "3/0/0/0"
         assert "on the board" in move.question(state)
 
 
@@ -66,7 +66,7 @@ def test_route_by_kind_alone() -> None:
     option = (RequestOption("1", Action(player=CHANCE)),)
     die, deal = Request("die", None, "a die", option), Request("deal", 0, "a hand", option)
     assert route(die, COG, Sensors(dice=True)) == "dice"
-    assert route(die, COG, Sensors(seat_buttons=True)) == "console"
+    assert route(die, COG, Sensors()) == "console"
     assert route(deal, COG, Sensors(dice=True)) == "console"
     assert route(die, adapter_for("kogworks"), Sensors()) == "console"  # the disk reads choices
 
@@ -102,7 +102,7 @@ def test_keys_change_with_the_ply_and_name_the_game(game: str, options: dict[str
         ply = len(state.history)
         for ask in asked:
             owner = "chance" if ask.request.kind != "choice" else str(ask.request.player)
-            assert ask.key == f"12/{ply}/{owner}"
+            assert ask.key == f"12/{ply}/0/{owner}"
         assert not seen & set(keys), "a key was asked again at a later ply"
         seen |= set(keys)
         again = open_requests(state, 12, adapter, Sensors(dice=True))

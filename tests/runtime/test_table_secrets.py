@@ -55,7 +55,7 @@ def test_a_refused_deal_does_not_list_the_cards_left(tmp_path: Path) -> None:
     deal(table, "37")
     table.handle(ConsoleCommand("zzz", answers=table.asking()[0].key), 2.0)
     message = table.status()["message"]
-    assert "'zzz' is not possible for P2's role card" in message
+    assert "not possible for P2's role card" in message and "zzz" not in message
     for role in ROLES:
         assert role not in message, f"the refusal names {role}: {message}"
 
