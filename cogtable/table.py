@@ -68,6 +68,8 @@ from hardware.leds import Frame, Renderer
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 0.5
 CHOICE_SHOWN_SECONDS = 3.0
+CONFIRM_SECONDS = 5.0
+"""A second press of new game within this many seconds abandons the game in progress."""
 """How long the seat LEDs show which game a long press of new game chose."""
 RGB = tuple[int, int, int]
 
@@ -98,6 +100,8 @@ class TableView:
     last: str = ""
     chosen_at: float | None = None
     """When a long press of new game chose the game (the seat LEDs show it for a while)."""
+    new_game_armed_at: float | None = None
+    """When new game was pressed once during a game (a second press abandons it)."""
 
 
 class GameTable:
@@ -261,12 +265,29 @@ class GameTable:
         if press.button == "undo" and press.held:
             self._undo(keep_sync=self.adapter.start_in_sync())
         elif press.button == "new_game":
-            self._next_game(now) if press.held else self.new_game()
+            self._next_game(now) if press.held else self._new_game_pressed(now)
         elif press.button == "pause":
             self.view.paused = not self.view.paused
             self.view.synced = self.adapter.start_in_sync()  # what happened while paused is checked
         elif press.button in ("confirm", "pass") and press.seat is not None:
             self._seat_default(press, now)
+
+    def _new_game_pressed(self, now: float) -> None:
+        """A short press of new game: at once after a game; twice in a row while one runs.
+
+        A game in progress is never lost to one stray press: the first press
+        only asks for a second. A long press (which starts with a press) goes
+        on to the next game in any case.
+        """
+        if not self.state.history and not self.state.is_over():
+            self.view.message = "a new game is ready (hold new game to choose another game)"
+            return
+        armed = self.view.new_game_armed_at
+        if self.state.is_over() or (armed is not None and now - armed <= CONFIRM_SECONDS):
+            self.new_game()
+            return
+        self.view.new_game_armed_at = now
+        self.view.message = "a game is in progress: press new game again to abandon it"
 
     def _seat_default(self, press: ButtonPressed, now: float) -> None:
         """A seat's confirm or pass: the seat's default choice, if it is asked for one."""

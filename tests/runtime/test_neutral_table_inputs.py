@@ -322,6 +322,10 @@ def test_a_short_press_of_new_game_restarts_the_same_game(tmp_path: Path) -> Non
     table.handle(DiceRolled(0, 2), 1.0)
     first = table.game.id
     table.handle(ButtonPressed("new_game"), 2.0)
+    assert table.game.id == first, "one press never abandons a game in progress"
+    table.handle(ButtonPressed("new_game"), 9.0)
+    assert table.game.id == first, "a second press long after the first only asks again"
+    table.handle(ButtonPressed("new_game"), 10.0)
     assert table.game.id == first + 1
     assert (table.status()["game"], table.status()["options"]["players"]) == ("cog", 2)
     assert table.state.history == [] and only(table).request.kind == "die"

@@ -135,6 +135,9 @@ def test_new_game_waits_for_a_cleared_board(tmp_path: Path, button: str) -> None
     table.handle(ConsoleCommand("+9.1"), 1.0)
     first_id = table.game.id
     table.handle(ButtonPressed(button), 2.0)  # type: ignore[arg-type]
+    assert table.game.id == first_id, "one press never abandons a game in progress"
+    assert "press new game again" in table.status()["message"]
+    table.handle(ButtonPressed(button), 3.0)  # type: ignore[arg-type]
     assert table.game.id != first_id and table.state.history == []
     table.handle(settled({**start_pieces(table), peg_at(8, 0): "red"}), 3.0)
     assert table.state.history == []
