@@ -60,6 +60,7 @@ from cogtable.inputs import (
     DiceRolled,
     Input,
     PartStatus,
+    Shutdown,
 )
 from cogtable.journal import Journal
 from cogtable.mock.world import MockWorld, world_camera
@@ -418,6 +419,14 @@ class Runtime:
     # -- the camera ------------------------------------------------------------------
 
     def _camera_loop(self) -> None:
+        """The camera thread; if it fails, the controller is told to stop (never left waiting)."""
+        try:
+            self._read_camera()
+        except Exception as error:  # a bug here must end the run, not hang it
+            log.exception("the camera thread failed")
+            self.put(Shutdown(f"the camera thread failed: {type(error).__name__}: {error}"))
+
+    def _read_camera(self) -> None:
         camera, watcher = None, CameraWatcher(self, SettlingFilter(clock=self.clock))
         reader: BoardReader | None = None
         while not self._stop.is_set():

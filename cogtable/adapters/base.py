@@ -139,7 +139,7 @@ class TableAdapter(ABC):
     def players_of(self, options: Mapping[str, Any]) -> int:
         """How many play with these options (the engine's default when not given)."""
         players = options.get("players", _defaults(self.game).get("players", 2))
-        return int(players)
+        return players if isinstance(players, int) and not isinstance(players, bool) else 0
 
     def missing(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
         """The parts this game needs that ``profile`` lacks (empty: it can be refereed)."""

@@ -8,7 +8,7 @@ import time
 from cogtable.adapters import adapter_for
 from cogtable.commands._journal_access import add_state_dir, open_journal
 from cogtable.errors import UserError
-from cogtable.game_choice import refereeable, unavailable
+from cogtable.game_choice import choose, refereeable, unavailable
 from cogtable.journal import GameSummary
 from hardware.profile import ProfileError, load_profile
 
@@ -58,6 +58,10 @@ def available_lines(path: str | None) -> list[str]:
         profile = load_profile(path)
     except ProfileError as error:
         raise UserError(str(error)) from error
+    try:
+        choose(profile)
+    except UserError as error:
+        raise UserError(f"{profile.source}: [table]: {error}") from error
     lines = [
         f"{choice.label():<18} {adapter_for(choice.game).players_of(choice.options)} players"
         for choice in refereeable(profile)

@@ -42,6 +42,7 @@ from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
 from cogtable.mock.players import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
+from games.core import new_game
 from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
 
@@ -159,11 +160,23 @@ def play(
 
 
 def _check_resumed(runtime: Runtime, choice: GameChoice, state_dir: Path) -> None:
-    """A state folder whose unfinished game is another game's is refused, not overwritten."""
-    if runtime.table.game_name != choice.game:
+    """An unfinished game of another game, or with other options, is refused, never lost.
+
+    A finished game of another game only gives way to a new game of this one.
+    """
+    table = runtime.table
+    state = table.state
+    if state.is_over() and table.game_name != choice.game:
+        table.new_game(choice)
+        return
+    wanted = new_game(choice.game, choice.options, 0).options
+    if table.game_name != choice.game or state.options != wanted:
+        differing = sorted(k for k in wanted if state.options.get(k) != wanted[k])
+        shown = ", ".join(f"{k}={state.options.get(k)!r}" for k in differing)
         raise UserError(
-            f"{state_dir} holds a {runtime.table.game_name} game, not {choice.game}: "
-            "use another --state-dir"
+            f"{state_dir} holds an unfinished {table.game_name} game"
+            + (f" ({shown})" if shown and table.game_name == choice.game else "")
+            + ": run it with the same game and options, or use another --state-dir"
         )
 
 
@@ -192,27 +205,30 @@ def play_at_console(
     state_dir: Path,
     actors: Sequence[Callable[[MockWorld, Runtime, ConsolePeople], object]] = (),
 ) -> PlayedAtConsole:
-    """Run the mock table for a game read by no camera until the people are done."""
+    """Run the mock table for a game read by no camera until the people are done.
+
+    Every input (the game, the seats, a kept ``mock-world.json``) is checked
+    before anything is created in ``state_dir``.
+    """
     choice = console_choice(args, profile)
+    style = _console_style(args, choice)
+    remembered = _remembered(state_dir / WORLD_FILE, choice.game)
     world = MockWorld(camera="truth", seed=args.seed, geometry=board_geometry(profile))
     runtime = Runtime(
         profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
     )
     try:
         _check_resumed(runtime, choice, state_dir)
-        people = _console_people(args, runtime, choice)
-        saved = _load(state_dir / WORLD_FILE)
-        if saved is not None:
-            try:
-                people.restore(saved["people"])
-            except (KeyError, TypeError, ValueError) as error:
-                raise UserError(
-                    f"cannot read the mock table {state_dir / WORLD_FILE}: {error}"
-                ) from error
-        if runtime.table.state.history and not runtime.table.state.is_over():
-            people.adopt(runtime.table.state.record(), runtime.table.game.id)
+        people = _console_people(args, runtime, choice, style)
+        if remembered is not None:
+            people.restore(remembered)
+        table = runtime.table
+        if table.state.history and not table.state.is_over():
+            people.adopt(table.state.record(), table.game.id)
             people.say(f"resuming: {len(people.history)} actions so far")
-        world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people)]
+        elif table.state.is_over() and not people.finished:
+            table.new_game(choice)  # a game left finished by an earlier run: start afresh
+        world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people, choice.game)]
         world.actors += [Watchdog(people, runtime)]  # type: ignore[arg-type]
         world.actors += [functools.partial(a, runtime=runtime, people=people) for a in actors]
         if people.finished:
@@ -224,15 +240,38 @@ def play_at_console(
     return PlayedAtConsole(people, runtime, reason)
 
 
-def _console_people(
-    args: argparse.Namespace, runtime: Runtime, choice: GameChoice
-) -> ConsolePeople:
+def _console_style(args: argparse.Namespace, choice: GameChoice) -> ConsoleStyle:
+    """The people's seats and habits; a wrong ``--seats`` is a UserError naming the choices."""
     players = adapter_for(choice.game).players_of(choice.options)
-    module = importlib.import_module(f"games.{choice.game}.players")
-    seats = tuple(args.seats or ()) or tuple(list(module.PLAYERS)[-1:] * players)
+    built_in = importlib.import_module(f"games.{choice.game}.players").PLAYERS
+    seats = tuple(args.seats or ()) or tuple(list(built_in)[-1:] * players)
     if len(seats) != players:
         raise UserError(f"--seats names {len(seats)} players; this game has {players}")
-    style = ConsoleStyle(seats, args.mistake_rate, args.undo_rate)
+    unknown = [name for name in seats if name not in built_in]
+    if unknown:
+        raise UserError(f"--seats: unknown players {unknown}; built-in: {', '.join(built_in)}")
+    return ConsoleStyle(seats, args.mistake_rate, args.undo_rate)
+
+
+def _remembered(path: Path, game: str) -> dict[str, Any] | None:
+    """What the people of an earlier run of ``game`` kept (None: nothing); UserError if garbage.
+
+    What a run of another game left there is not theirs to remember.
+    """
+    saved = _load(path)
+    if not isinstance(saved, dict) or saved.get("game") != game:
+        return None
+    try:
+        data = saved["people"]
+        ConsolePeople.check_saved(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise UserError(f"cannot read the mock table {path}: {error}") from error
+    return data  # type: ignore[no-any-return]
+
+
+def _console_people(
+    args: argparse.Namespace, runtime: Runtime, choice: GameChoice, style: ConsoleStyle
+) -> ConsolePeople:
 
     def say(text: str) -> None:
         if not args.quiet and runtime.screen is not None:
@@ -250,9 +289,10 @@ def _console_people(
 class ConsoleSaver:
     """Keeps what the people remember of finished games on disk whenever it changes."""
 
-    def __init__(self, path: Path, people: ConsolePeople) -> None:
+    def __init__(self, path: Path, people: ConsolePeople, game: str) -> None:
         self.path = path
         self.people = people
+        self.game = game
         self.last: Any = None
 
     def __call__(self, world: MockWorld) -> None:
@@ -260,7 +300,7 @@ class ConsoleSaver:
         data = self.people.to_json()
         if data != self.last:
             self.last = data
-            save_json(self.path, {"people": data})
+            save_json(self.path, {"game": self.game, "people": data})
 
 
 def report_console(played: PlayedAtConsole, state_dir: Path) -> int:
@@ -299,6 +339,8 @@ def _people(args: argparse.Namespace, runtime: Runtime) -> People:
 def _set_up(saved: Path, world: MockWorld, people: People, runtime: Runtime) -> None:
     """Carry on from a kept board; or lay out the journal's game; or start afresh."""
     data = _load(saved)
+    if isinstance(data, dict) and data.get("game") not in (None, runtime.table.game_name):
+        data = None  # what a run of another game left: no board of this one
     if data is not None:
         try:
             _carry_on(data, world, people, runtime)

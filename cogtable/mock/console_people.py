@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cogtable.adapters import adapter_for
+from cogtable.adapters.base import is_public
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
 from cogtable.mock.world import MockWorld
@@ -88,6 +90,7 @@ class ConsolePeople:
         self.memory: State = new_game(self.choice.game, self.choice.options, self.seed)
         self.game_id: int | None = None
         self.players = _players(self.choice.game, self.style.seats, self.seed)
+        self.adapter = adapter_for(self.choice.game)
         self.mistakes = 0
         self.undos = 0
         self.played: list[ConsoleLog] = []
@@ -117,12 +120,19 @@ class ConsolePeople:
 
     def restore(self, data: dict[str, Any]) -> None:
         """Remember the finished games :meth:`to_json` kept; ValueError if it is not that."""
+        self.played, self.finished = self.check_saved(data)
+
+    @staticmethod
+    def check_saved(data: Any) -> tuple[list[ConsoleLog], bool]:
+        """The games and the finished flag :meth:`to_json` kept; ValueError if it is not that."""
         try:
             logs = [ConsoleLog(int(m), tuple(w), int(e), int(u)) for m, w, e, u in data["played"]]
-            finished = bool(data["finished"])
+            finished = data["finished"]
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not what the mock people remember: {error!r}") from error
-        self.played, self.finished = logs, finished
+        if not isinstance(finished, bool):
+            raise ValueError(f"not what the mock people remember: finished = {finished!r}")
+        return logs, finished
 
     # -- one frame ---------------------------------------------------------------
 
@@ -182,7 +192,8 @@ class ConsolePeople:
         drawn = self.rng.choices(actions, [chance for _, chance in outcomes])[0]
         label = next(o.label for o in self._request(asked).options if o.action == drawn)
         if self.table.console(ConsoleCommand(label, answers=asked["key"])):
-            self._accepted(drawn, f"{asked['kind']} for {asked['purpose']}: {label}")
+            said = label if is_public(self._request(asked)) else "done"  # a deal stays secret
+            self._accepted(drawn, f"{asked['kind']} for {asked['purpose']}: {said}")
 
     def _choose(self, asked: dict[str, Any]) -> None:
         """The seat's built-in player chooses; a default may go on the seat's button."""
@@ -195,7 +206,10 @@ class ConsolePeople:
             line = ConsoleCommand(action.notation(), seat=player, answers=asked["key"])
             taken = self.table.console(line)
         if taken:
-            self._accepted(action, f"{self.memory.player_name(player)}: {action.notation()}")
+            name = self.memory.player_name(player)
+            secret = self.adapter.is_secret(action)
+            said = "laid a card face down" if secret else action.notation()  # the table hears it
+            self._accepted(action, f"{name}: {said}")
 
     def _accepted(self, action: Action, words: str) -> None:
         """Remember ``action`` if the table counted it (its move count went on by one)."""

@@ -26,6 +26,7 @@ from typing import Any
 
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
+from cogtable.game_choice import choose
 from cogtable.inputs import Shutdown
 from cogtable.service.notify import Notifier
 from hardware.profile import Profile, ProfileError, load_profile
@@ -108,6 +109,7 @@ class Service:
     def run(self) -> int:
         """Run until SIGTERM; reload on SIGHUP. Returns the exit status."""
         profile = read_profile(self.profile_path)
+        choose(profile, self.game)  # a game the table cannot referee: one line, nothing created
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self._install_signals()
         while True:
@@ -120,7 +122,6 @@ class Service:
             profile = self._reloaded(profile)
 
     def _run_once(self, profile: Profile) -> str:
-        from cogtable.game_choice import choose
         from cogtable.runtime import Runtime
 
         runtime = Runtime(profile, self.state_dir, quiet=True, game=choose(profile, self.game))
@@ -153,6 +154,7 @@ class Service:
             profile = read_profile(self.profile_path)
             board_geometry(profile)
             camera_calibration(profile)
+            choose(profile, self.game)
         except UserError as error:
             log.error("profile not reloaded, keeping the running one: %s", error)
             return current
