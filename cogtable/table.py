@@ -41,6 +41,7 @@ from typing import Any, Protocol
 from cogtable.adapters import adapter_for
 from cogtable.adapters.base import (
     AMBER,
+    RGB,
     WHITE,
     Flash,
     Scene,
@@ -71,7 +72,6 @@ CHOICE_SHOWN_SECONDS = 3.0
 CONFIRM_SECONDS = 5.0
 """A second press of new game within this many seconds abandons the game in progress."""
 """How long the seat LEDs show which game a long press of new game chose."""
-RGB = tuple[int, int, int]
 
 
 class Screen(Protocol):

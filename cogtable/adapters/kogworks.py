@@ -33,7 +33,6 @@ from cogtable.adapters.base import (
     Scene,
     TableAdapter,
     Verdict,
-    render_public,
 )
 from games.core import Action, State
 from games.kogworks import BASES, TOP, KogworksState, Move, Place, parse, peg_at, peg_name
@@ -220,10 +219,6 @@ class KogworksAdapter(TableAdapter):
         """The peg LEDs and seat LEDs in the LED language of DESIGN.md."""
         assert isinstance(state, KogworksState)
         return frame(state, scene.verdict, scene.seat_colours, template, scene.accepted)
-
-    def screen(self, state: State, scene: Scene) -> list[str]:
-        """The disk as a triangle of pegs."""
-        return render_public(state).splitlines()
 
     def arrangement(self) -> dict[str, Sequence[Sequence[int]]]:
         """The peg LEDs drawn as the triangle."""

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
-    if args.game != "kogworks":
+    if not adapter_for(args.game).camera_regions():  # nothing on the board to reach for
         played = play_at_console(args, profile, state_dir)
         return report_console(played, state_dir)
     played = play(args, profile, state_dir)
