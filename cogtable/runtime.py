@@ -80,6 +80,8 @@ from vision.sources import CameraSource, PiCameraSource, SourceError, open_sourc
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
+PRESS_TIMEOUT_S = 3.0
+"""How long a simulated press or a typed line waits for the controller to handle it."""
 RELEASE_SETTLE_S = 0.04
 """After a simulated press, the release must outlast the firmware's debounce (``DEBOUNCE_MS``)."""
 PICO_HOLD_S = 0.8
@@ -322,15 +324,40 @@ class Runtime:
     def press(self, seat: int | None, kind: str, held: bool = False) -> bool:
         """Press a button on the simulated Pico; True once the controller has handled it."""
         button = next((b for b, key in self.buttons.items() if key == (seat, kind)), None)
-        connected = self.link is not None and self.link.status == pico.Status.CONNECTED
-        if self.simulator is None or button is None or not connected:
+        if button is None or not self._simulated_pico_ready():
             return False
-        mark = self.handled.count
-        self.simulator.press(button)
-        time.sleep(PICO_HOLD_S + 0.15 if held else 0.06)
-        self.simulator.release(button)
+
+        def push(simulator: Simulator) -> None:
+            simulator.press(button)
+            time.sleep(PICO_HOLD_S + 0.15 if held else 0.06)
+            simulator.release(button)
+
         wanted = ButtonPressed(kind, seat, held)  # type: ignore[arg-type]
-        handled = self.handled.wait_for(lambda item: item == wanted, mark, 3.0, self._stop)
+        return self._on_simulated_pico(push, lambda item: item == wanted)
+
+    def roll(self, die: int = 0) -> bool:
+        """Press the simulated Pico's roll button of die ``die``; True once the roll is handled."""
+        if die not in self.profile.dice.pico or not self._simulated_pico_ready():
+            return False
+        rolled = lambda item: isinstance(item, DiceRolled) and item.die == die  # noqa: E731
+        return self._on_simulated_pico(lambda simulator: simulator.press_roll(die), rolled)
+
+    def _simulated_pico_ready(self) -> bool:
+        connected = self.link is not None and self.link.status == pico.Status.CONNECTED
+        return self.simulator is not None and connected
+
+    def _on_simulated_pico(
+        self, act: Callable[[Simulator], object], match: Callable[[Input], bool]
+    ) -> bool:
+        """Do ``act`` on the simulated Pico; True once an input ``match`` has been handled.
+
+        Returns only after the release has outlasted the firmware's debounce,
+        so the next press of the same button counts.
+        """
+        assert self.simulator is not None
+        mark = self.handled.count
+        act(self.simulator)
+        handled = self.handled.wait_for(match, mark, PRESS_TIMEOUT_S, self._stop)
         time.sleep(RELEASE_SETTLE_S)
         return handled
 
@@ -342,25 +369,13 @@ class Runtime:
         """Type a line at the table's console; True once the controller has handled it."""
         mark = self.handled.count
         self.put(line)
-        return self.handled.wait_for(lambda done: done is line, mark, 3.0, self._stop)
+        return self.handled.wait_for(lambda done: done is line, mark, PRESS_TIMEOUT_S, self._stop)
 
     def die_leds(self) -> list[tuple[int, int, int]] | None:
         """The simulated Pico's LED chain, dice faces included (None without a simulator)."""
         if self.simulator is None or not self._ever_connected():
             return None
         return self.simulator.leds()
-
-    def roll(self, die: int = 0) -> bool:
-        """Press the simulated Pico's roll button of die ``die``; True once the roll is handled."""
-        connected = self.link is not None and self.link.status == pico.Status.CONNECTED
-        if self.simulator is None or die not in self.profile.dice.pico or not connected:
-            return False
-        mark = self.handled.count
-        self.simulator.press_roll(die)
-        rolled = lambda item: isinstance(item, DiceRolled) and item.die == die  # noqa: E731
-        handled = self.handled.wait_for(rolled, mark, 3.0, self._stop)
-        time.sleep(RELEASE_SETTLE_S)
-        return handled
 
     # -- the Pico ------------------------------------------------------------------
 

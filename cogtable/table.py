@@ -482,9 +482,10 @@ class GameTable:
         """The terminal screen: what the table knows, waits for and refused, then the game."""
         asked = self.asking() if asked is None else asked
         scene = scene or self.scene(asked)
-        state, status = self.state, self.status(asked)
-        head = f"{self.game_name} game {self.game.id}, move {status['ply']}"
-        lines = [head + (f", {status['turn']} to act" if status["turn"] else "")]
+        state = self.state
+        turn = _turn_words(state, scene.choosing())
+        head = f"{self.game_name} game {self.game.id}, move {len(state.history)}"
+        lines = [head + (f", {turn} to act" if turn else "")]
         if self.view.paused:
             lines.append("paused: press pause to go on")
         lines += [f"waiting for: {ask.question(state)}" for ask in asked]

@@ -6,6 +6,7 @@ game by its engine name; :func:`table_games` lists the games that have one.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 
@@ -16,8 +17,14 @@ NOT_GAMES = ("base",)
 
 def table_games() -> list[str]:
     """Every game with a table adapter, in name order."""
+    return list(_table_games())
+
+
+@functools.cache
+def _table_games() -> tuple[str, ...]:
+    """The adapter modules beside this file, listed once (the folder does not change)."""
     names = (info.name for info in pkgutil.iter_modules(__path__))
-    return sorted(name for name in names if name not in NOT_GAMES and not name.startswith("_"))
+    return tuple(sorted(n for n in names if n not in NOT_GAMES and not n.startswith("_")))
 
 
 def adapter_for(game: str) -> TableAdapter:

@@ -21,6 +21,7 @@ seat LEDs show whose turn it is, who may respond and who won.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -91,6 +92,14 @@ class Scene:
     message: str = ""
     last: str = ""
     """The last thing that happened, in words (an event or an action)."""
+
+    def choosing(self) -> tuple[int, ...]:
+        """The players asked to choose, in the order the table asks them (first: whose turn)."""
+        return tuple(
+            request.player
+            for request in self.requests
+            if request.kind == "choice" and request.player is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -231,7 +240,7 @@ class TableAdapter(ABC):
         if state.is_over():
             show_winners(leds, state, scene.seat_colours)
             return leds
-        show_turn(leds, self.waited_for(state), scene)
+        show_turn(leds, scene.choosing(), scene)
         show_requests(leds, scene)
         return leds
 
@@ -301,10 +310,9 @@ def _segment_size(leds: Frame, name: str) -> int:
 
 
 def render_public(state: State) -> str:
-    """The game's own terminal drawing of what the whole table may see."""
-    from cogtable.terminal import front_ends
-
-    return front_ends()[state.game].render(state)  # type: ignore[no-any-return]
+    """The game's own terminal drawing (``cogtable.terminal.<game>``) of what all may see."""
+    front_end = importlib.import_module(f"cogtable.terminal.{state.game}")
+    return front_end.render(state)  # type: ignore[no-any-return]
 
 
 def _defaults(game: str) -> Mapping[str, Any]:

@@ -57,11 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``kogworks`` and its options."""
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True, title="games")
     sub = games.add_parser("kogworks", help="Kogworks on the mock table", description=HELP)
-    sub.add_argument("--seed", type=int, default=0, help="seed: the same seed, the same game")
-    sub.add_argument("--quiet", action="store_true", help="print only the summary")
-    sub.add_argument("--games", type=_positive, default=1, help="games to play (default 1)")
-    sub.add_argument("--state-dir", type=Path, help="keep journal and board here (resumable)")
-    sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
+    _common_arguments(sub, "keep journal and board here (resumable)")
     sub.add_argument(
         "--camera",
         choices=CAMERA_MODES,
@@ -78,15 +74,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             _console_game_arguments(games, game)
 
 
+def _common_arguments(sub: argparse.ArgumentParser, state_help: str) -> None:
+    """The options every game's mock run has: seed, quiet, games, state folder, profile."""
+    sub.add_argument("--seed", type=int, default=0, help="seed: the same seed, the same game")
+    sub.add_argument("--quiet", action="store_true", help="print only the summary")
+    sub.add_argument("--games", type=_positive, default=1, help="games to play (default 1)")
+    sub.add_argument("--state-dir", type=Path, help=state_help)
+    sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
+
+
 def _console_game_arguments(games: Any, game: str) -> None:
     """Options of a game the people play at the console: players, seats, variant, options."""
     adapter = adapter_for(game)
     sub = games.add_parser(game, help=f"{game} on the mock table", description=HELP)
-    sub.add_argument("--seed", type=int, default=0, help="seed: the same seed, the same game")
-    sub.add_argument("--quiet", action="store_true", help="print only the summary")
-    sub.add_argument("--games", type=_positive, default=1, help="games to play (default 1)")
-    sub.add_argument("--state-dir", type=Path, help="keep the journal here (resumable)")
-    sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
+    _common_arguments(sub, "keep the journal here (resumable)")
     sub.add_argument("--players", type=_positive, help="how many play (default: fits the seats)")
     variants = [variant for variant in adapter.player_counts if variant]
     if variants:
@@ -118,14 +119,14 @@ def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
         played = play_at_console(args, profile, state_dir)
         return report_console(played, state_dir)
     played = play(args, profile, state_dir)
-    return _report(played.people, state_dir, played.reason)
+    return _report(played, state_dir, _result_line)
 
 
 @dataclass
 class Played:
     """What a mock run left: the people (their games), the stopped runtime, why it stopped."""
 
-    people: People
+    people: People | ConsolePeople
     runtime: Runtime
     reason: str
 
@@ -180,15 +181,6 @@ def _check_resumed(runtime: Runtime, choice: GameChoice, state_dir: Path) -> Non
         )
 
 
-@dataclass
-class PlayedAtConsole:
-    """What a console-game run left: the people, the stopped runtime, why it stopped."""
-
-    people: ConsolePeople
-    runtime: Runtime
-    reason: str
-
-
 def console_choice(args: argparse.Namespace, profile: Any) -> GameChoice:
     """The game ``args`` ask for, fitted to the profile's seats."""
     options: dict[str, Any] = dict(args.option)
@@ -204,7 +196,7 @@ def play_at_console(
     profile: Any,
     state_dir: Path,
     actors: Sequence[Callable[[MockWorld, Runtime, ConsolePeople], object]] = (),
-) -> PlayedAtConsole:
+) -> Played:
     """Run the mock table for a game read by no camera until the people are done.
 
     Every input (the game, the seats, a kept ``mock-world.json``) is checked
@@ -237,7 +229,7 @@ def play_at_console(
         reason = runtime.run()
     finally:
         runtime.stop()
-    return PlayedAtConsole(people, runtime, reason)
+    return Played(people, runtime, reason)
 
 
 def _console_style(args: argparse.Namespace, choice: GameChoice) -> ConsoleStyle:
@@ -303,23 +295,19 @@ class ConsoleSaver:
             save_json(self.path, {"game": self.game, "people": data})
 
 
-def report_console(played: PlayedAtConsole, state_dir: Path) -> int:
-    """One line per game played; 1 if the run stopped before the people were done."""
-    people = played.people
-    with Journal(state_dir / JOURNAL_NAME) as journal:
-        finished = [game for game in journal.games() if game.status == "finished"]
-    for log, game in zip(people.played, finished[-len(people.played) :], strict=False):
-        outcome = game.outcome or {}
-        names = [people.memory.player_name(w) for w in outcome.get("winners") or []]
-        print(
-            f"game {game.id}: {game.game} {' and '.join(names) or 'nobody'} won "
-            f"({outcome.get('reason', '')}) after {game.actions} actions; "
-            f"{log.mistakes} mistakes refused, {log.undos} undos"
-        )
-    if not people.finished:
-        print(f"cogtable sim: stopped before the end: {played.reason}", file=sys.stderr)
-        return 1
-    return 0
+def report_console(played: Played, state_dir: Path) -> int:
+    """One line per console game played; 1 if the run stopped before the people were done."""
+    return _report(played, state_dir, functools.partial(_console_line, played.people))
+
+
+def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
+    outcome = game.outcome or {}
+    names = [people.memory.player_name(w) for w in outcome.get("winners") or []]
+    return (
+        f"game {game.id}: {game.game} {' and '.join(names) or 'nobody'} won "
+        f"({outcome.get('reason', '')}) after {game.actions} actions; "
+        f"{log.mistakes} mistakes refused, {log.undos} undos"
+    )
 
 
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
@@ -423,14 +411,16 @@ class Watchdog:
             self.runtime.put(Shutdown(f"no end after {limit} camera frames"))
 
 
-def _report(people: People, state_dir: Path, reason: str) -> int:
+def _report(played: Played, state_dir: Path, line: Callable[[Any, Any], str]) -> int:
+    """One ``line`` per game the people played; 1 if the run stopped before they were done."""
+    people = played.people
     with Journal(state_dir / JOURNAL_NAME) as journal:
         games = journal.games()
     finished = [game for game in games if game.status == "finished"]
     for log, game in zip(people.played, finished[-len(people.played) :], strict=False):
-        print(_result_line(game, log))
+        print(line(game, log))
     if not people.finished:
-        print(f"cogtable sim: stopped before the end: {reason}", file=sys.stderr)
+        print(f"cogtable sim: stopped before the end: {played.reason}", file=sys.stderr)
         return 1
     return 0
 

@@ -57,7 +57,7 @@ class ConsoleRun:
     state_dir: Path
     actors: Sequence[Callable[..., object]] = ()
     guard: Guard = field(default_factory=Guard)
-    played: sim.PlayedAtConsole | None = None
+    played: sim.Played | None = None
     exit_status: int | None = None
     seconds: float = 0.0
 

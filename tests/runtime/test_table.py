@@ -14,19 +14,7 @@ from games.kogworks import Place, peg_at, peg_name
 from games.kogworks.board import ROW_COL
 from hardware.leds import Frame
 from hardware.profile import load_profile
-
-
-class FrameLog:
-    """A renderer that keeps every frame it was shown."""
-
-    def __init__(self) -> None:
-        self.frames: list[Frame] = []
-
-    def show(self, frame: Frame, now: float) -> None:
-        self.frames.append(frame)
-
-    def close(self) -> None:
-        pass
+from tests.runtime.neutral_helpers import FrameLog
 
 
 def make_table(path: Path) -> tuple[GameTable, FrameLog]:
