@@ -21,11 +21,14 @@ PartName = Literal["camera", "link", "gpio"]
 class BoardSettled:
     """A committed camera reading: the board was still and uncovered for the window.
 
-    ``pieces`` maps every occupied peg to the colour seen there; empty pegs
-    are absent.
+    ``observation`` is what the game's camera regions read, as the game's
+    adapter expects it: for the Kogworks disk every occupied peg and the
+    colour seen there (empty pegs absent); for printed parts (the C.O.G.
+    board and mats) part name -> place name -> label, the latest committed
+    reading of every part.
     """
 
-    pieces: Mapping[Peg, PieceColour]
+    observation: Mapping[Peg, PieceColour] | Mapping[str, Mapping[str, str]]
     frame_time: float = 0.0
 
 

@@ -36,11 +36,16 @@ class Sensors:
 
     dice: bool = False
     """Electronic dice on the Pico, or a GPIO roll button."""
+    camera_dice: bool = False
+    """Physical dice the camera reads in the board's die slots (``[dice] camera``)."""
 
     @classmethod
     def of(cls, profile: Profile) -> Sensors:
         """What ``profile`` declares."""
-        return cls(dice=bool(profile.dice.pico) or profile.dice.roll_pin is not None)
+        return cls(
+            dice=bool(profile.dice.pico) or profile.dice.roll_pin is not None,
+            camera_dice=profile.dice.camera,
+        )
 
 
 @dataclass(frozen=True)
@@ -130,18 +135,24 @@ def open_requests(
     if state.to_act() == (CHANCE,):
         request = state.chance_request()
         key = keys.key(game_id, ply, "chance")
-        return [Asked(key, request, route(request, adapter, sensors))]
+        return [Asked(key, request, route(state, request, adapter, sensors))]
     return [
-        Asked(keys.key(game_id, ply, str(player)), request, route(request, adapter, sensors))
+        Asked(keys.key(game_id, ply, str(player)), request, route(state, request, adapter, sensors))
         for player in adapter.waited_for(state)
         for request in [state.choice_request(player)]
     ]
 
 
-def route(request: Request, adapter: TableAdapter, sensors: Sensors) -> Route:
-    """Where the answer to ``request`` comes from on this table."""
-    if request.kind == "die" and sensors.dice:
-        return "dice"
-    if any(request.kind in region.answers for region in adapter.camera_regions()):
-        return "camera"
-    return "console"
+def route(state: State, request: Request, adapter: TableAdapter, sensors: Sensors) -> Route:
+    """Where the answer to ``request`` comes from on this table.
+
+    A die goes to the camera only where the profile says the camera reads the
+    dice and the game's camera sees that die (a die in a board slot, not a
+    re-roll in a player's hand); else to the Pico's dice or a roll button.
+    """
+    on_camera = adapter.camera_reads(state, request)
+    if request.kind == "die":
+        if sensors.camera_dice and on_camera:
+            return "camera"
+        return "dice" if sensors.dice else "console"
+    return "camera" if on_camera else "console"

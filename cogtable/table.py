@@ -68,6 +68,8 @@ from hardware.leds import Frame, Renderer
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 0.5
+MAX_ACTIONS_PER_READING = 64
+"""At most this many actions are read off one settled reading (a guard against a loop)."""
 CHOICE_SHOWN_SECONDS = 3.0
 CONFIRM_SECONDS = 5.0
 """A second press of new game within this many seconds abandons the game in progress."""
@@ -226,24 +228,39 @@ class GameTable:
         if self.view.paused or not self.adapter.camera_regions():
             return
         if not self.view.synced:
-            self._resync(item.pieces)
+            self._resync(item.observation)
             return
-        verdict = self.adapter.judge(self.state, item.pieces, self.before)
-        self.view.verdict = verdict
-        if verdict.kind == "move" and verdict.action is not None:
-            self._apply(verdict.action, "camera", now)
-        elif verdict.kind == "take-back":
+        applied = False
+        for _ in range(MAX_ACTIONS_PER_READING):
+            if not self._judge(item.observation, now, applied):
+                return
+            applied = True
+
+    def _judge(self, seen: Any, now: float, applied: bool) -> bool:
+        """Judge one settled reading; True when an action was applied (judge it again).
+
+        One reading may hold several actions (the letters of a whole Phase I
+        laid before the camera settled): each applied action is followed by
+        another look at the same reading, until it explains nothing more.
+        """
+        camera = [ask.request for ask in self.asking() if ask.route == "camera"]
+        verdict = self.adapter.judge(self.state, seen, self.before, camera)
+        if verdict.kind == "take-back":
+            self.view.verdict = verdict
             self._undo(keep_sync=True)
+            return False
+        if verdict.kind != "move" or verdict.action is None:
+            if not (applied and verdict.kind == "in-sync"):  # keep saying what was just applied
+                self.view.verdict = verdict
+            return False
+        ply = len(self.state.history)
+        self._apply(verdict.action, "camera", now)
+        return len(self.state.history) > ply
 
     def _resync(self, seen: Any) -> None:
         """Not in sync: only compare, and show where the board differs."""
-        places = self.adapter.differing(self.state, seen)
-        self.view.synced = not places
-        if places:
-            reason = "put the board back as the LEDs show"
-            self.view.verdict = Verdict("out-of-sync", places=places, reason=reason)
-        else:
-            self.view.verdict = Verdict("in-sync", reason="the board matches the game")
+        self.view.verdict = self.adapter.resync(self.state, seen)
+        self.view.synced = self.view.verdict.kind == "in-sync"
 
     # -- dice, buttons and the console ------------------------------------------------
 
@@ -292,6 +309,10 @@ class GameTable:
     def _seat_default(self, press: ButtonPressed, now: float) -> None:
         """A seat's confirm or pass: the seat's default choice, if it is asked for one."""
         if self.view.paused:
+            return
+        chosen = self.view.verdict
+        if chosen.kind == "choose" and chosen.options and chosen.options[0].player == press.seat:
+            self._apply(chosen.options[0], "button", now)  # the plain reading of what was laid
             return
         for ask in self.asking():
             if ask.request.player == press.seat and ask.request.default is not None:
@@ -473,7 +494,7 @@ class GameTable:
         self.renderer.show(frame, now)
         if self.screen is not None:
             lines = self.screen_lines(scene, asked)
-            shown = _segments(frame, ("seats", "status", *self.adapter.segments_needed()))
+            shown = _segments(frame, ("seats", "status", *self.adapter.segments_drawn()))
             self.screen.show(lines, shown, now, self.adapter.arrangement())
 
     def screen_lines(

@@ -100,6 +100,8 @@ class DiceProfile:
     roll_pin: Pin | None = None
     """A roll button on the Pi's GPIO (the Pi rolls)."""
     faces: int = 6
+    camera: bool = False
+    """Physical dice the camera reads by their pips where a game's board has die slots."""
 
 
 @dataclass(frozen=True)
@@ -262,6 +264,8 @@ class Profile:
             parts.append(f"Pico {'die' if len(dice.pico) == 1 else 'dice'} {ids}")
         if dice.roll_pin is not None:
             parts.append(f"GPIO roll button {_show(dice.roll_pin)}")
+        if dice.camera:
+            parts.append("the camera reads dice in a board's die slots")
         if not parts:
             return "none (the console asks for rolls)"
         return f"{' and '.join(parts)}; {dice.faces} faces"
@@ -740,10 +744,11 @@ def _dice(table: _Table) -> DiceProfile | Any:
     pico = table.get("pico", _die_ids, "a list of the Pico's die ids, each 0-7", ())
     roll_pin = table.get("roll_pin", _pin, PIN_EXPECTED, None)
     faces = table.get("faces", _faces, "a number of faces, 2-20", 6)
+    camera = table.get("camera", _boolean, "true or false", False)
     if pico is not _BAD and len(set(pico)) != len(pico):
         pico = table.fail("pico", list(pico), "each die id once")
-    if _all_good(pico, roll_pin, faces) and _pico_faces_ok(table, pico, faces):
-        return DiceProfile(pico, roll_pin, faces)
+    if _all_good(pico, roll_pin, faces, camera) and _pico_faces_ok(table, pico, faces):
+        return DiceProfile(pico, roll_pin, faces, camera)
     return _BAD
 
 

@@ -11,8 +11,7 @@ import importlib
 import pkgutil
 
 from cogtable.adapters.base import TableAdapter
-
-NOT_GAMES = ("base",)
+from games.core import available_games
 
 
 def table_games() -> list[str]:
@@ -22,9 +21,12 @@ def table_games() -> list[str]:
 
 @functools.cache
 def _table_games() -> tuple[str, ...]:
-    """The adapter modules beside this file, listed once (the folder does not change)."""
-    names = (info.name for info in pkgutil.iter_modules(__path__))
-    return tuple(sorted(n for n in names if n not in NOT_GAMES and not n.startswith("_")))
+    """The adapter modules beside this file named after a game, listed once.
+
+    Other modules here (``base``, a game's helpers such as ``cog_parts``) are not games.
+    """
+    names = {info.name for info in pkgutil.iter_modules(__path__)}
+    return tuple(sorted(names & set(available_games())))
 
 
 def adapter_for(game: str) -> TableAdapter:

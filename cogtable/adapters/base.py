@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Final, Literal
 from games.core import CHANCE, Action, Event, Request, RequestKind, State, load_game
 from hardware.leds import SOLID, Frame, pulse
 from hardware.profile import Profile
+from vision.layout import PartLayout
 
 RGB = tuple[int, int, int]
 WHITE: Final = (255, 255, 255)
@@ -40,7 +41,9 @@ DIM: Final = 0.15
 RESPOND_PULSE_S: Final = 1.2
 """Period of a seat LED that may respond (pulsing in the seat's colour)."""
 
-VerdictKind = Literal["in-sync", "move", "take-back", "lifted", "illegal", "out-of-sync", "nothing"]
+VerdictKind = Literal[
+    "in-sync", "move", "choose", "take-back", "lifted", "illegal", "out-of-sync", "nothing"
+]
 
 
 @dataclass(frozen=True)
@@ -49,13 +52,18 @@ class Verdict:
 
     ``places`` are indices in the adapter's :attr:`TableAdapter.places_segment`
     (Kogworks: pegs) to light: the lifted piece, the illegal places, or the
-    differing ones.
+    differing ones; ``other_places`` the same in other segments (segment name,
+    indices). A ``choose`` verdict is a change that several legal actions
+    explain (a cog placed with or without a star power): ``options`` lists
+    them, the plain one first, which a seat's confirm button takes.
     """
 
     kind: VerdictKind
     action: Action | None = None
     places: tuple[int, ...] = ()
     reason: str = ""
+    options: tuple[Action, ...] = ()
+    other_places: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,9 +81,11 @@ class CameraRegion:
     name: str
     """The physical part: ``disk`` (the Kogworks peg disk), later a C.O.G. mat, a card mat."""
     reader: str
-    """The vision reader that reads it: ``peg-disk``."""
+    """The vision reader that reads it: ``peg-disk``, or ``parts`` (a printed part, ``layout``)."""
     answers: tuple[RequestKind, ...] = ("choice",)
     """The kinds of request its settled readings answer (Kogworks: the mover's choice)."""
+    layout: PartLayout | None = None
+    """For the ``parts`` reader: the printed part, its markers and places."""
 
 
 @dataclass(frozen=True)
@@ -166,18 +176,42 @@ class TableAdapter(ABC):
         return problems
 
     def segments_needed(self) -> tuple[str, ...]:
-        """LED segments the game draws on besides ``seats`` and ``status``."""
+        """LED segments the game needs besides ``seats`` and ``status``."""
         return (self.places_segment,) if self.places_segment else ()
+
+    def segments_drawn(self) -> tuple[str, ...]:
+        """LED segments the game draws on where the profile has them (the terminal shows them)."""
+        return self.segments_needed()
 
     # -- what a settled observation means ----------------------------------------------
 
-    def judge(self, state: State, observation: Any, before: State | None) -> Verdict:
-        """What a settled camera observation means; a game with no reader sees nothing."""
+    def judge(
+        self,
+        state: State,
+        observation: Any,
+        before: State | None,
+        camera_requests: Sequence[Request] = (),
+    ) -> Verdict:
+        """What a settled camera observation means; a game with no reader sees nothing.
+
+        ``camera_requests`` are the open requests this table routes to the
+        camera (a letter drawn into a slot; a die in its slot when the
+        profile's dice are read by the camera): only those may be answered.
+        """
         return Verdict("nothing", reason="this game reads nothing from the camera")
 
     def differing(self, state: State, observation: Any) -> tuple[int, ...]:
         """The places where the observation differs from the game."""
         return ()
+
+    def resync(self, state: State, observation: Any) -> Verdict:
+        """Not in sync yet: whether the observation now matches the game, or what differs."""
+        places = self.differing(state, observation)
+        if places:
+            return Verdict(
+                "out-of-sync", places=places, reason="put the board back as the LEDs show"
+            )
+        return Verdict("in-sync", reason="the board matches the game")
 
     def places_of(self, action: Action) -> tuple[int, ...]:
         """The places an action touches, to flash when it is accepted."""
@@ -188,6 +222,10 @@ class TableAdapter(ABC):
         return not self.camera_regions()
 
     # -- requests and answers ----------------------------------------------------------
+
+    def camera_reads(self, state: State, request: Request) -> bool:
+        """Whether a camera region answers ``request`` (by its kind; games refine it)."""
+        return any(request.kind in region.answers for region in self.camera_regions())
 
     def waited_for(self, state: State) -> tuple[int, ...]:
         """The players the table shows as acting: ``to_act`` less any secret (games override)."""

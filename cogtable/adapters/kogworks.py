@@ -34,7 +34,7 @@ from cogtable.adapters.base import (
     TableAdapter,
     Verdict,
 )
-from games.core import Action, State
+from games.core import Action, Request, State
 from games.kogworks import BASES, TOP, KogworksState, Move, Place, parse, peg_at, peg_name
 from games.kogworks.board import ROWS
 from hardware.leds import Frame, blink, flash, pulse
@@ -197,7 +197,13 @@ class KogworksAdapter(TableAdapter):
         """The peg disk, read peg by peg."""
         return (CameraRegion("disk", "peg-disk"),)
 
-    def judge(self, state: State, observation: Any, before: State | None) -> Verdict:
+    def judge(
+        self,
+        state: State,
+        observation: Any,
+        before: State | None,
+        camera_requests: Sequence[Request] = (),
+    ) -> Verdict:
         """A settled reading of the disk ((row, column) -> colour) against the game."""
         assert isinstance(state, KogworksState)
         return judge(state, pieces_from_reading(observation), before)  # type: ignore[arg-type]

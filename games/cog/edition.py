@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from games.cog.layout import Layout, LayoutError, parse_layout
 from games.core import BadOptions
 
 LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -158,6 +159,8 @@ class Edition:
     grid_bonus: dict[tuple[int, int], tuple[str, ...]]
     goals: tuple[GoalCard, ...]
     cabinet: tuple[CabinetCard, ...]
+    layout: Layout | None = None
+    """Where the camera reads the board and the mats (``[layout]``); None: not given."""
 
     def goal(self, number: int) -> GoalCard:
         """The goal card with this Roman number."""
@@ -236,7 +239,24 @@ def _build(data: dict[str, Any]) -> Edition:
         cabinet=(),
     )
     cards = _cabinet(_section(data, "cabinet").get("cards"), edition)
-    return Edition(**{**edition.__dict__, "cabinet": cards})
+    return Edition(**{**edition.__dict__, "cabinet": cards, "layout": _layout(data, edition)})
+
+
+def _layout(data: dict[str, Any], edition: Edition) -> Layout | None:
+    """The ``[layout]`` table, checked against the edition's counts (None if absent)."""
+    if "layout" not in data:
+        return None
+    try:
+        return parse_layout(
+            data["layout"],
+            top_slots=edition.top_slots,
+            centre=edition.centre_squares,
+            track=len(edition.track),
+            rows=edition.grid_rows,
+            cols=edition.grid_cols,
+        )
+    except LayoutError as error:
+        raise EditionError(str(error)) from error
 
 
 def _positive_int(value: Any, name: str) -> int:
