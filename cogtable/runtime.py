@@ -43,18 +43,19 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from cogtable.adapters.base import CameraRegion
 from cogtable.board_setup import board_geometry, camera_calibration
+from cogtable.camera_sight import CameraPart, PartsSight, PegSight
 from cogtable.console_inbox import Inbox
 from cogtable.controller import Controller
 from cogtable.errors import UserError
+from cogtable.files import ensure_folder
 from cogtable.game_choice import GameChoice, choose, refereeable
 from cogtable.inputs import (
-    BoardSettled,
-    BoardUnsettled,
     ButtonPressed,
     ConsoleCommand,
     DiceRolled,
@@ -63,7 +64,7 @@ from cogtable.inputs import (
     Shutdown,
 )
 from cogtable.journal import Journal
-from cogtable.mock.world import MockWorld, world_camera
+from cogtable.mock.world import MockWorld
 from cogtable.outputs import FanOut, LastFrame, PicoRenderer
 from cogtable.screen import TableScreen
 from cogtable.sensing import Sensors
@@ -73,8 +74,7 @@ from firmware_bridge.simulator import Simulator, SimulatorError
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
 from hardware.leds import Frame, GpioSeatLeds, Renderer
 from hardware.profile import Profile, pico_buttons
-from vision.reader import BoardReader, Reading
-from vision.settle import BoardState, SettleStatus, SettlingFilter
+from vision.reader import BoardReader
 from vision.sources import CameraSource, PiCameraSource, SourceError, open_source
 
 log = logging.getLogger(__name__)
@@ -442,50 +442,61 @@ class Runtime:
             self.put(Shutdown(f"the camera thread failed: {type(error).__name__}: {error}"))
 
     def _read_camera(self) -> None:
-        camera, watcher = None, CameraWatcher(self, SettlingFilter(clock=self.clock))
-        reader: BoardReader | None = None
+        camera, part = None, CameraPart(self.offer)
+        sight: PegSight | PartsSight | None = None
         while not self._stop.is_set():
-            if not self.table.adapter.camera_regions():
-                self._idle_frame(watcher)
+            regions = self.table.adapter.regions_for(self.table.state)
+            if not regions:
+                sight = self._idle_frame(part, sight)
                 continue
             if camera is None:
-                camera = self._open_camera(watcher)
+                camera = self._open_camera(part)
                 if camera is None:
                     continue
             if self.world is not None:
                 self.world.tick()
             grabbed = _grab(camera)
             seen_at = time.perf_counter()
-            if not isinstance(grabbed, Reading):
-                reader = reader or self._reader()  # slow to build; the truth camera needs none
-                grabbed = reader.read(grabbed)
-            watcher.update(grabbed, seen_at)
+            if sight is None or _regions_of(sight) != regions:
+                sight = self._sight(regions, part)
+            sight.see(grabbed, seen_at)
             if self.world is None:
                 self._stop.wait(FRAME_PERIOD_S)
         if camera is not None:
             camera.close()
 
-    def _idle_frame(self, watcher: CameraWatcher) -> None:
+    def _idle_frame(self, part: CameraPart, sight: Any) -> None:
         """The game reads nothing from the camera: say so once; the mock world's time goes on."""
-        watcher.part("not used", self.table.adapter.camera_note or "this game reads nothing")
-        watcher.board = None
+        part.report("not used", self.table.adapter.camera_note or "this game reads nothing")
         if self.world is None:
             self._stop.wait(FRAME_PERIOD_S)
         else:
             self.world.tick()
 
-    def _reader(self) -> BoardReader:
-        """The vision reader the game's camera region names, for the profile's board."""
-        names = {region.reader for region in self.table.adapter.camera_regions()}
-        if names != {"peg-disk"}:
-            raise UserError(f"no vision reader for {sorted(names)} yet; this table reads peg-disk")
+    def _sight(self, regions: tuple[CameraRegion, ...], part: CameraPart) -> PegSight | PartsSight:
+        """How the game's regions are read and settled: the peg disk, or printed parts."""
+        readers = {region.reader for region in regions}
+        if readers == {"peg-disk"}:
+            return PegSight(self.offer, part, self.clock, self._disk_reader, regions=regions)
+        if readers == {"parts"}:
+            return PartsSight(self.offer, part, self.clock, regions, self._parts_reader)
+        raise UserError(f"no vision reader for {sorted(readers)}: this table reads peg-disk, parts")
+
+    def _disk_reader(self) -> BoardReader:
+        """The Kogworks disk reader for the profile's board and calibration."""
         return BoardReader(self.geometry, self.calibration)
 
-    def _open_camera(self, watcher: CameraWatcher) -> Any:
+    def _parts_reader(self, regions: Sequence[CameraRegion]) -> Any:
+        """The printed-parts reader for the regions' layouts (letters: the default classifier)."""
+        from vision.parts import PartsReader  # the letter classifier trains on first use
+
+        return PartsReader([region.layout for region in regions if region.layout is not None])
+
+    def _open_camera(self, part: CameraPart) -> Any:
         try:
             return self._camera_source()
         except (SourceError, OSError, ValueError) as error:
-            watcher.part("no camera", str(error))
+            part.report("no camera", str(error))
             self._stop.wait(CAMERA_RETRY_S)
             return None
 
@@ -493,7 +504,7 @@ class Runtime:
         source = self.profile.camera.source
         size = self.profile.camera.resolution
         if source == "synthetic":
-            return world_camera(self.world or MockWorld(geometry=self.geometry), size)
+            return (self.world or MockWorld(geometry=self.geometry)).camera_for(size)
         if isinstance(source, int):
             return CameraSource.usb(source, size)
         if source == "picamera2":
@@ -522,36 +533,8 @@ class Runtime:
         self._threads.append(thread)
 
 
-class CameraWatcher:
-    """Turns the settling filter's answers into inputs, sending only changes."""
-
-    def __init__(self, runtime: Runtime, settle: SettlingFilter) -> None:
-        self.runtime = runtime
-        self.settle = settle
-        self.board: BoardState | None = None
-        self.camera = "unknown"
-
-    def update(self, reading: Reading, seen_at: float) -> None:
-        """Feed one reading; put what changed on the queue."""
-        status = self.settle.update(reading)
-        self.part("no camera" if status.state is BoardState.NO_CAMERA else "ok", status.message)
-        previous, self.board = self.board, status.state
-        if status.state is BoardState.SETTLED:
-            if status.new_commit or previous is not BoardState.SETTLED:
-                self.runtime.offer(_settled(status, self.runtime.clock()), seen_at)
-        elif status.state != previous:
-            self.runtime.offer(BoardUnsettled(status.state.value))
-
-    def part(self, status: str, detail: str) -> None:
-        """Report the camera's status when it changes."""
-        if status != self.camera:
-            self.camera = status
-            self.runtime.offer(PartStatus("camera", status, detail if status != "ok" else ""))
-
-
-def _settled(status: SettleStatus, now: float) -> BoardSettled:
-    committed = status.committed or {}
-    return BoardSettled({peg: colour for peg, colour in committed.items() if colour}, now)
+def _regions_of(sight: PegSight | PartsSight) -> tuple[CameraRegion, ...]:
+    return tuple(sight.regions)
 
 
 def _grab(camera: Any) -> Any:
@@ -577,8 +560,4 @@ def _link_input(event: object, buttons: dict[int, tuple[int | None, str]]) -> In
 
 def _state_dir(path: Path) -> Path:
     """The state directory, created if needed; a clear error if it cannot be."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UserError(f"cannot use the state directory {path}: {error}") from error
-    return path
+    return ensure_folder(path, "the state folder")

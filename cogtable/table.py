@@ -135,6 +135,8 @@ class GameTable:
         self.sensors = sensors or Sensors()
         self.screen = screen
         self.keys = KeyBook()
+        self.seen: Any = None
+        """The last settled camera observation (None before the first)."""
         self.published: dict[str, Any] = {}
         """The status as last shown: what a person reads off the screen (any thread may read it)."""
         self.game: JournaledGame = (
@@ -225,6 +227,7 @@ class GameTable:
 
     def _settled(self, item: BoardSettled, now: float) -> None:
         self.view.waiting = ""
+        self.seen = item.observation
         if self.view.paused or not self.adapter.camera_regions():
             return
         if not self.view.synced:
@@ -350,6 +353,8 @@ class GameTable:
         self._apply(action, "console", now)
         if not self.adapter.start_in_sync():
             self.view.synced = False  # the board must now be made to match the game
+            if self.seen is not None:
+                self._resync(self.seen)  # it may match already (nothing there to move)
 
     def _typed_action(
         self, state: State, asked: list[Asked], seat: int | None, text: str

@@ -138,6 +138,10 @@ class TableAdapter(ABC):
         """What the camera must read for this game (none: every move comes another way)."""
         return ()
 
+    def regions_for(self, state: State) -> tuple[CameraRegion, ...]:
+        """The regions a game in ``state`` reads (a two-player game: two mats, not four)."""
+        return self.camera_regions()
+
     def variant(self, options: Mapping[str, Any]) -> str:
         """The variant named by ``options`` (``""`` for games with one)."""
         return ""

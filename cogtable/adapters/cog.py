@@ -129,11 +129,13 @@ class CogAdapter(TableAdapter):
         return SEGMENTS
 
     def camera_reads(self, state: State, request: Request) -> bool:
-        """Letters drawn onto the board or into a reserve, dice in their slots, and choices."""
+        """Letters drawn onto the board or into a reserve, dice in their slots, and the choices
+        made with pieces: cogs placed (Phase II), words laid, a centre letter taken, the
+        limits of Phase V. Activations (Phase III) and card draws go to the console."""
         assert isinstance(state, CogState)
-        if request.kind == "choice":
-            return True
         head = state.queue[0][0] if state.queue else ""
+        if request.kind == "choice":
+            return state.phase in ("collect", "construct") or head in ("pick_centre", "limits")
         return head in LETTER_DRAWS or head == "roll"
 
     # -- a settled reading ---------------------------------------------------------
@@ -737,9 +739,14 @@ def _contents_words(state: CogState, seen: Observation, part: str) -> str:
 # -- LEDs ---------------------------------------------------------------------------------
 
 
+def _size(leds: Frame, segment: str) -> int:
+    """How many LEDs the profile gives ``segment`` (0: it has none)."""
+    return len(leds.looks.get(segment, ()))
+
+
 def _show_clock(leds: Frame, state: CogState) -> None:
     """The round on the clock segment: rounds played dim, this round bright."""
-    for space in range(min(state.rounds, leds.size("clock"))):
+    for space in range(min(state.rounds, _size(leds, "clock"))):
         if space < state.round - 1:
             leds.set("clock", space, tuple(int(c * DIM) for c in (255, 255, 255)))
         elif space == state.round - 1:
@@ -748,11 +755,11 @@ def _show_clock(leds: Frame, state: CogState) -> None:
 
 def _show_pawns(leds: Frame, state: CogState, scene: Scene) -> None:
     """Where each pawn must be on the track, blinking where the camera sees it is not."""
-    if not leds.size("track"):
+    if not _size(leds, "track"):
         return
     blinking = dict(scene.verdict.other_places).get("track", ())
     for player, mat in enumerate(state.mats):
-        if mat.pawn < leds.size("track"):
+        if mat.pawn < _size(leds, "track"):
             colour = scene.seat_colours[player] if player < len(scene.seat_colours) else AMBER
             animation = blink(0.6) if mat.pawn in blinking else None
             if animation is None:
@@ -766,7 +773,7 @@ def _show_spaces(leds: Frame, state: CogState, scene: Scene) -> None:
     verdict = scene.verdict
     if verdict.kind == "illegal" and verdict.action is not None and not verdict.places:
         leds.set("seats", verdict.action.player, RED, blink(0.4))
-    if not leds.size("cog-spaces"):
+    if not _size(leds, "cog-spaces"):
         return
     if verdict.kind == "illegal":
         leds.fill("cog-spaces", RED, blink(0.4), indices=list(verdict.places))

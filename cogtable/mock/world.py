@@ -126,6 +126,10 @@ class MockWorld:
         """The occupied pegs and their colours."""
         return {peg: colour for peg, colour in self.position.items() if colour}
 
+    def camera_for(self, size: tuple[int, int]) -> RenderedCamera | TruthCamera:
+        """The camera this world asks for: rendered frames of ``size``, or truth readings."""
+        return world_camera(self, size)
+
     # -- saving (the physical world outlives a crash of the program) ----------------
 
     def to_json(self) -> dict[str, Any]:

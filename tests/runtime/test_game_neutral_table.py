@@ -72,12 +72,14 @@ def test_a_game_without_an_adapter_is_one_line_naming_the_known_games() -> None:
         adapter_for("base")  # the shared module is no game
 
 
-def test_only_kogworks_reads_the_camera_the_others_say_why_not() -> None:
+def test_kogworks_and_cog_read_the_camera_the_card_games_say_why_not() -> None:
+    readers = {"kogworks": ["peg-disk"], "cog": ["parts"] * 5}
     for game in GAMES:
         adapter = adapter_for(game)
-        if game == "kogworks":
-            assert [region.reader for region in adapter.camera_regions()] == ["peg-disk"]
+        if game in readers:
+            assert [region.reader for region in adapter.camera_regions()] == readers[game]
             assert adapter.start_in_sync() is False
+            assert "adapter" not in adapter.camera_note
         else:
             assert adapter.camera_regions() == ()
             assert adapter.start_in_sync() is True

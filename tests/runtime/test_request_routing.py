@@ -30,27 +30,47 @@ def test_a_cog_die_goes_to_the_dice_when_the_table_has_them_else_to_the_console(
     assert "console" in without.question(state)
 
 
-def test_draws_and_choices_go_to_the_console_even_with_dice() -> None:
+def test_a_cog_letter_draw_is_read_by_the_camera_and_card_games_ask_the_console() -> None:
     state = new_game("cog", {"players": 2}, seed=1)
     state.apply(state.sample_chance())  # the goal die
     (draw,) = open_requests(state, 1, COG, Sensors(dice=True))
-    assert (draw.request.kind, draw.route, draw.key) == ("draw", "console", "1/1/0/chance")
-    for game, options in (("cog", {"players": 2}), ("commissars", {"players": 3})):
-        found = play_until(game, options, 0, lambda s: s.to_act() not in ((CHANCE,), ()))
-        assert found is not None
-        asked = open_requests(found, 1, adapter_for(game), Sensors(dice=True))
-        assert asked and {ask.route for ask in asked} == {"console"}
-        assert {ask.request.kind for ask in asked} == {"choice"}
+    assert (draw.request.kind, draw.route, draw.key) == ("draw", "camera", "1/1/0/chance")
+    assert "on the board" in draw.question(state)
+    found = play_until("commissars", {"players": 3}, 0, lambda s: s.to_act() not in ((CHANCE,), ()))
+    assert found is not None
+    asked = open_requests(found, 1, adapter_for("commissars"), Sensors(dice=True))
+    assert asked and {ask.route for ask in asked} == {"console"}
+    assert {ask.request.kind for ask in asked} == {"choice"}
 
 
-def test_every_die_of_a_cog_game_goes_to_the_dice_and_nothing_else_does() -> None:
+def test_every_request_of_a_cog_game_goes_where_its_answer_is_seen() -> None:
+    """Dice to the dice; letters and pieces to the camera; cards and activations to the console."""
     state, rng, kinds = new_game("cog", {"players": 2}, seed=4), random.Random(4), set()
     while not state.is_over():
         for ask in open_requests(state, 1, COG, Sensors(dice=True)):
             assert (ask.route == "dice") == (ask.request.kind == "die"), ask
-            kinds.add((ask.request.kind, ask.route))
+            kinds.add((ask.request.kind, ask.route, state.phase))
         state.apply(random_step(state, rng))
-    assert {("die", "dice"), ("draw", "console"), ("choice", "console")} <= kinds
+    assert {("die", "dice", "prepare"), ("draw", "camera", "prepare")} <= kinds
+    assert {("choice", "camera", "collect"), ("choice", "camera", "construct")} <= kinds
+    assert ("draw", "console", "prepare") in kinds  # a cabinet card: the camera cannot see it
+    assert ("choice", "console", "activate") in kinds
+
+
+def test_camera_dice_read_the_die_slots_but_a_reroll_goes_to_the_pico() -> None:
+    state = new_game("cog", {"players": 2}, seed=4)
+    found = play_until(
+        "cog",
+        {"players": 2},
+        4,
+        lambda s: (
+            s.to_act() == (CHANCE,) and s.chance_request().kind == "die" and s.queue[0][0] == "roll"
+        ),
+    )
+    assert found is not None
+    both = Sensors(dice=True, camera_dice=True)
+    assert [ask.route for ask in open_requests(found, 1, COG, both)] == ["camera"]
+    assert [ask.route for ask in open_requests(state, 1, COG, both)] == ["dice"]  # the goal die
 
 
 def test_a_kogworks_move_is_read_by_the_camera() -> None:
@@ -62,13 +82,14 @@ def test_a_kogworks_move_is_read_by_the_camera() -> None:
         assert "on the board" in move.question(state)
 
 
-def test_route_by_kind_alone() -> None:
+def test_route_by_kind_where_the_adapter_reads_by_kind() -> None:
     option = (RequestOption("1", Action(player=CHANCE)),)
     die, deal = Request("die", None, "a die", option), Request("deal", 0, "a hand", option)
-    assert route(die, COG, Sensors(dice=True)) == "dice"
-    assert route(die, COG, Sensors()) == "console"
-    assert route(deal, COG, Sensors(dice=True)) == "console"
-    assert route(die, adapter_for("kogworks"), Sensors()) == "console"  # the disk reads choices
+    kogworks, state = adapter_for("kogworks"), new_game("kogworks", {}, seed=0)
+    assert route(state, die, kogworks, Sensors(dice=True)) == "dice"
+    assert route(state, die, kogworks, Sensors()) == "console"
+    assert route(state, die, kogworks, Sensors(camera_dice=True)) == "console"  # no die slots
+    assert route(state, deal, kogworks, Sensors(dice=True)) == "console"
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,157 @@
+"""What the camera thread does with a frame: read the game's regions, settle, tell the table.
+
+Two kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
+
+- ``peg-disk``: the Kogworks disk, read peg by peg by
+  :class:`vision.reader.BoardReader` and settled as one board;
+- ``parts``: printed parts (the C.O.G. board and mats), each with its own
+  markers, read together by :class:`vision.parts.PartsReader` and settled
+  part by part, so a hand over one mat holds back only that mat: a part that
+  settles with a change sends the table every part's latest committed
+  reading (:class:`BoardSettled`), once every part has been committed once.
+
+Either way a frame is never a move by itself: only the settling filter's
+commits reach the table (DESIGN.md, "Reading the physical board").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from cogtable.adapters.base import CameraRegion
+from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
+from vision.settle import BoardState, SettleStatus, SettlingFilter
+
+
+class Offer(Protocol):
+    """How a sight hands an input to the runtime (queued; in lock step with a mock world)."""
+
+    def __call__(self, item: Input, seen_at: float | None = None) -> None: ...
+
+
+@dataclass
+class CameraPart:
+    """The camera's own status, sent only when it changes."""
+
+    offer: Offer
+    status: str = "unknown"
+
+    def report(self, status: str, detail: str) -> None:
+        """Say the camera's status if it changed (``ok``, ``no camera``, ``not used``)."""
+        if status != self.status:
+            self.status = status
+            self.offer(PartStatus("camera", status, detail if status != "ok" else ""))
+
+
+@dataclass
+class PegSight:
+    """The Kogworks disk: one reader, one settling filter for the whole board."""
+
+    offer: Offer
+    camera: CameraPart
+    clock: Callable[[], float]
+    make_reader: Callable[[], Any]
+    regions: Sequence[CameraRegion] = ()
+    settle: SettlingFilter = field(init=False)
+    board: BoardState | None = None
+    reader: Any = None
+
+    def __post_init__(self) -> None:
+        self.settle = SettlingFilter(clock=self.clock)
+
+    def see(self, grabbed: Any, seen_at: float) -> None:
+        """Read (unless the mock's truth camera already did) and settle one frame."""
+        if isinstance(grabbed, np.ndarray) or grabbed is None:
+            self.reader = self.reader or self.make_reader()  # slow to build: only when needed
+            grabbed = self.reader.read(grabbed)
+        status = self.settle.update(grabbed)
+        self.camera.report(
+            "no camera" if status.state is BoardState.NO_CAMERA else "ok", status.message
+        )
+        previous, self.board = self.board, status.state
+        if status.state is BoardState.SETTLED:
+            if status.new_commit or previous is not BoardState.SETTLED:
+                self.offer(_settled_disk(status, self.clock()), seen_at)
+        elif status.state != previous:
+            self.offer(BoardUnsettled(status.state.value))
+
+    def idle(self) -> None:
+        """The game reads nothing: forget the board, so the next reading is sent afresh."""
+        self.board = None
+
+
+def _settled_disk(status: SettleStatus, now: float) -> BoardSettled:
+    committed = status.committed or {}
+    return BoardSettled({peg: colour for peg, colour in committed.items() if colour}, now)
+
+
+@dataclass
+class PartsSight:
+    """Printed parts: one reader for all, a settling filter per part."""
+
+    offer: Offer
+    camera: CameraPart
+    clock: Callable[[], float]
+    regions: Sequence[CameraRegion]
+    make_reader: Callable[[Sequence[CameraRegion]], Any]
+    settles: dict[str, SettlingFilter] = field(init=False)
+    states: dict[str, BoardState] = field(default_factory=dict)
+    committed: dict[str, dict[str, str]] = field(default_factory=dict)
+    waiting: str | None = None
+    sent: bool = False
+    reader: Any = None
+
+    def __post_init__(self) -> None:
+        self.settles = {region.name: SettlingFilter(clock=self.clock) for region in self.regions}
+
+    def see(self, grabbed: Any, seen_at: float) -> None:
+        """Read (unless the truth camera did) and settle each part; tell the table what changed."""
+        if isinstance(grabbed, np.ndarray) or grabbed is None:
+            self.reader = self.reader or self.make_reader(self.regions)
+            grabbed = self.reader.read(grabbed)
+        if not grabbed.ok:
+            self.camera.report("no camera", grabbed.message)
+            self._wait(grabbed.message)
+            return
+        self.camera.report("ok", "")
+        changed = [name for name in self.settles if self._settle(name, grabbed.parts.get(name))]
+        unsettled = [name for name, state in self.states.items() if state is not BoardState.SETTLED]
+        if len(self.committed) == len(self.settles) and (changed or not self.sent):
+            self.sent = True
+            self.offer(
+                BoardSettled({n: dict(p) for n, p in self.committed.items()}, self.clock()), seen_at
+            )
+        self._wait("; ".join(self._why(name) for name in unsettled) if unsettled else None)
+
+    def _settle(self, name: str, reading: Any) -> bool:
+        """Settle one part's reading; True when it committed a change or settled again."""
+        previous = self.states.get(name)
+        if reading is None:
+            self.states[name] = BoardState.NO_MARKERS
+            return False
+        status = self.settles[name].update(reading)
+        self.states[name] = status.state
+        if status.state is BoardState.SETTLED and status.committed is not None:
+            new = status.committed
+            changed = self.committed.get(name) != new or previous is not BoardState.SETTLED
+            self.committed[name] = dict(new)
+            return changed
+        return False
+
+    def _why(self, name: str) -> str:
+        return f"{name}: {self.states[name].value}"
+
+    def _wait(self, reason: str | None) -> None:
+        """Say once when parts start or stop waiting (moving, covered, not found)."""
+        if reason != self.waiting:
+            self.waiting = reason
+            if reason:
+                self.offer(BoardUnsettled(reason))
+
+    def idle(self) -> None:
+        """The game changed: everything is read afresh."""
+        self.sent = False
