@@ -39,6 +39,7 @@ from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
 from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
+from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.players import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
@@ -70,8 +71,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub.add_argument("--illegal-rate", type=_rate, default=0.08, help="chance of an illegal try")
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
     for game in table_games():
-        if not adapter_for(game).camera_regions():
-            _console_game_arguments(games, game)
+        reads = _readers(game)
+        if reads != {"peg-disk"}:
+            sub = _console_game_arguments(games, game)
+        if reads == {"parts"}:
+            _camera_arguments(sub, (1920, 1080))
+
+
+def _readers(game: str) -> set[str]:
+    """How the camera reads ``game``: ``peg-disk``, ``parts``, or nothing (the console)."""
+    return {region.reader for region in adapter_for(game).camera_regions()}
+
+
+def _camera_arguments(sub: argparse.ArgumentParser, size: tuple[int, int]) -> None:
+    sub.add_argument(
+        "--camera",
+        choices=CAMERA_MODES,
+        default="render",
+        help="render: draw and read every frame; truth: skip the pixels (fast)",
+    )
+    width, height = size
+    sub.add_argument("--size", type=_size, default=size, help=f"frame size WxH ({width}x{height})")
 
 
 def _common_arguments(sub: argparse.ArgumentParser, state_help: str) -> None:
@@ -83,7 +103,7 @@ def _common_arguments(sub: argparse.ArgumentParser, state_help: str) -> None:
     sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
 
 
-def _console_game_arguments(games: Any, game: str) -> None:
+def _console_game_arguments(games: Any, game: str) -> argparse.ArgumentParser:
     """Options of a game the people play at the console: players, seats, variant, options."""
     adapter = adapter_for(game)
     sub = games.add_parser(game, help=f"{game} on the mock table", description=HELP)
@@ -100,6 +120,7 @@ def _console_game_arguments(games: Any, game: str) -> None:
     )  # fmt: skip
     sub.add_argument("--mistake-rate", type=_rate, default=0.05, help="chance of a mistake")
     sub.add_argument("--undo-rate", type=_rate, default=0.02, help="chance of holding undo")
+    return sub
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
-    if not adapter_for(args.game).camera_regions():  # nothing on the board to reach for
+    reads = _readers(args.game)
+    if reads != {"peg-disk"}:  # printed parts the people lay pieces on, or only the console
         played = play_at_console(args, profile, state_dir)
         return report_console(played, state_dir)
     played = play(args, profile, state_dir)
@@ -205,22 +227,18 @@ def play_at_console(
     choice = console_choice(args, profile)
     style = _console_style(args, choice)
     remembered = _remembered(state_dir / WORLD_FILE, choice.game)
-    world = MockWorld(camera="truth", seed=args.seed, geometry=board_geometry(profile))
+    world = _world(args, profile, choice)
     runtime = Runtime(
         profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
     )
     try:
         _check_resumed(runtime, choice, state_dir)
-        people = _console_people(args, runtime, choice, style)
+        people = _console_people(args, runtime, choice, style, world)
         if remembered is not None:
             people.restore(remembered)
-        table = runtime.table
-        if table.state.history and not table.state.is_over():
-            people.adopt(table.state.record(), table.game.id)
-            people.say(f"resuming: {len(people.history)} actions so far")
-        elif table.state.is_over() and not people.finished:
-            table.new_game(choice)  # a game left finished by an earlier run: start afresh
-        world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people, choice.game)]
+            _restore_table(world, remembered, state_dir / WORLD_FILE)
+        _resume_console(runtime, choice, people, remembered is not None)
+        world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people, choice.game, world)]
         world.actors += [Watchdog(people, runtime)]  # type: ignore[arg-type]
         world.actors += [functools.partial(a, runtime=runtime, people=people) for a in actors]
         if people.finished:
@@ -230,6 +248,27 @@ def play_at_console(
     finally:
         runtime.stop()
     return Played(people, runtime, reason)
+
+
+def _resume_console(
+    runtime: Runtime, choice: GameChoice, people: ConsolePeople, remembers: bool
+) -> None:
+    """The people take the table's game as theirs; a game they already logged gives way.
+
+    A game the journal ended before the people saw it end (the program stopped
+    right after the last action) is theirs to log; one they logged and were
+    about to press new game after, or one an earlier run left behind without
+    their memory, makes way for a new game.
+    """
+    table = runtime.table
+    over = table.state.is_over()
+    if people.finished or not table.state.history:
+        return
+    if not over or (remembers and not people.next_game):
+        people.adopt(table.state.record(), table.game.id)
+        people.say(f"resuming: {len(people.history)} actions so far")
+    else:
+        table.new_game(choice)  # a game left finished by an earlier run: start afresh
 
 
 def _console_style(args: argparse.Namespace, choice: GameChoice) -> ConsoleStyle:
@@ -261,8 +300,32 @@ def _remembered(path: Path, game: str) -> dict[str, Any] | None:
     return data  # type: ignore[no-any-return]
 
 
+def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> MockWorld | PartsWorld:
+    """The physical table: printed parts for a game read in parts, else an idle disk world."""
+    if _readers(choice.game) != {"parts"}:
+        return MockWorld(camera="truth", seed=args.seed, geometry=board_geometry(profile))
+    state = new_game(choice.game, choice.options, 0)
+    regions = adapter_for(choice.game).regions_for(state)
+    layouts = [region.layout for region in regions if region.layout is not None]
+    return PartsWorld(layouts, camera=args.camera, camera_size=args.size, seed=args.seed)
+
+
+def _restore_table(world: MockWorld | PartsWorld, remembered: dict[str, Any], path: Path) -> None:
+    """Lay the parts out as a killed run left them (what the people had put where)."""
+    if not isinstance(world, PartsWorld) or "table" not in remembered:
+        return
+    try:
+        world.restore(remembered["table"])
+    except ValueError as error:
+        raise UserError(f"cannot read the mock table {path}: {error}") from error
+
+
 def _console_people(
-    args: argparse.Namespace, runtime: Runtime, choice: GameChoice, style: ConsoleStyle
+    args: argparse.Namespace,
+    runtime: Runtime,
+    choice: GameChoice,
+    style: ConsoleStyle,
+    world: MockWorld | PartsWorld,
 ) -> ConsolePeople:
 
     def say(text: str) -> None:
@@ -273,6 +336,9 @@ def _console_people(
         runtime.put(Shutdown("the mock games are over"))
 
     try:
+        if isinstance(world, PartsWorld):  # the game's own people, who lay its pieces
+            people = importlib.import_module(f"cogtable.mock.{choice.game}_people").TablePeople
+            return people(runtime, choice, args.seed, style, args.games, say, finish, world=world)
         return ConsolePeople(runtime, choice, args.seed, style, args.games, say, finish)
     except ValueError as error:
         raise UserError(str(error)) from error
@@ -281,15 +347,20 @@ def _console_people(
 class ConsoleSaver:
     """Keeps what the people remember of finished games on disk whenever it changes."""
 
-    def __init__(self, path: Path, people: ConsolePeople, game: str) -> None:
+    def __init__(
+        self, path: Path, people: ConsolePeople, game: str, world: MockWorld | PartsWorld
+    ) -> None:
         self.path = path
         self.people = people
         self.game = game
+        self.world = world
         self.last: Any = None
 
-    def __call__(self, world: MockWorld) -> None:
-        """Save if the games played changed since the last frame."""
+    def __call__(self, world: MockWorld | PartsWorld) -> None:
+        """Save if the games played (or the parts on the table) changed since the last frame."""
         data = self.people.to_json()
+        if isinstance(self.world, PartsWorld):
+            data = {**data, "table": self.world.to_json()}
         if data != self.last:
             self.last = data
             save_json(self.path, {"game": self.game, "people": data})
@@ -331,7 +402,7 @@ def _set_up(saved: Path, world: MockWorld, people: People, runtime: Runtime) -> 
         data = None  # what a run of another game left: no board of this one
     if data is not None:
         try:
-            _carry_on(data, world, people, runtime)
+            _carry_on(data, world, people)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise UserError(f"cannot read the mock board {saved}: {error!r}") from error
         return
@@ -342,8 +413,12 @@ def _set_up(saved: Path, world: MockWorld, people: People, runtime: Runtime) -> 
         people.say(f"laying out the journal's game: {len(history)} moves")
 
 
-def _carry_on(data: dict[str, Any], world: MockWorld, people: People, runtime: Runtime) -> None:
-    """Restore the kept board and people; stop at once if their games were all played."""
+def _carry_on(data: dict[str, Any], world: MockWorld, people: People) -> None:
+    """Restore the kept board and people; stop at once if their games were all played.
+
+    What the table did that the people had no time to see (a move accepted,
+    an undo, a new game) they learn from the LEDs, as at a real table.
+    """
     world.restore(data["world"])
     people.restore(data["people"], world.frames)
     if people.finished:
@@ -351,18 +426,6 @@ def _carry_on(data: dict[str, Any], world: MockWorld, people: People, runtime: R
         people.on_finish(people)
         return
     people.say(f"resuming: {len(people.history)} moves made so far")
-    table_state = runtime.table.state
-    ended = not table_state.history or table_state.is_over()
-    if ended and people.ended_meanwhile(_last_ended(runtime), world):
-        people.say("the table had ended that game before the restart")
-        if people.finished:
-            people.on_finish(people)
-
-
-def _last_ended(runtime: Runtime) -> list[Any]:
-    """The actions of the journal's last finished game ([] if none)."""
-    ended = [game for game in runtime.journal.games() if game.status == "finished"]
-    return list(runtime.journal.record(ended[-1].id).actions) if ended else []
 
 
 def _load(saved: Path) -> dict[str, Any] | None:

@@ -7,9 +7,10 @@ are the Pico's GP numbers; LED indices count from the first LED on the chain.
 FIRMWARE_VERSION = (1, 1, 0)  # 1.1: six seats (pass buttons, seats 3-6), status LED 61
 
 LED_PIN = 0  # GP0 drives the WS2812 chain's data line (through a level shifter)
-LED_COUNT = 100
+LED_COUNT = 108
 # The chain as the shipped profiles lay it out: pegs 0-54, seats 55-60 (seat 1
-# first), status 61; this die's pip face 93-99.
+# first), status 61, C.O.G. cog spaces 62-77, pawn track 78-93, clock 94-100;
+# this die's pip face 101-107.
 STATUS_LED = 61  # the table status LED (the profile's `status` segment): host-lost breathing
 
 # (button id, GPIO): buttons pull the pin to ground; the Pico's pull-ups hold it high.
@@ -39,7 +40,7 @@ BUTTONS = (
 )
 
 # (die id, roll-button GPIO, first LED of its 7-LED pip face, (r, g, b) of the pips)
-DICE = ((0, 8, 93, (255, 255, 255)),)
+DICE = ((0, 8, 101, (255, 255, 255)),)
 
 DEBOUNCE_MS = 20  # a level must be stable this long to count as a press or release
 HOLD_MS = 800  # pressed this long without release reports HELD once

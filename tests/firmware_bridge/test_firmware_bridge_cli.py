@@ -15,7 +15,7 @@ def test_check_reports_the_simulated_firmware(
     monkeypatch.setenv(chooser.ENVIRONMENT, "micropython")
     assert main(["firmware", "check", "--port", "sim"]) == 0
     out = capsys.readouterr().out
-    assert out.strip() == "firmware 1.1.0 (protocol 1) on sim: 100 LEDs, 20 buttons, 1 dice"
+    assert out.strip() == "firmware 1.1.0 (protocol 1) on sim: 108 LEDs, 20 buttons, 1 dice"
 
 
 def test_check_on_a_missing_port_is_one_line_and_exit_2(

@@ -46,7 +46,7 @@ def test_the_status_led_and_the_pips_fit_the_chain() -> None:
     assert CONFIG["STATUS_LED"] == 61
     for _die, _gpio, first, _colour in CONFIG["DICE"]:
         assert CONFIG["STATUS_LED"] not in range(first, first + 7)
-        assert first + 7 <= CONFIG["LED_COUNT"] == 100
+        assert first + 7 <= CONFIG["LED_COUNT"] == 108
 
 
 @pytest.mark.parametrize("name", PROFILES)

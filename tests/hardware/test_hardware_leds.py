@@ -124,6 +124,9 @@ def test_a_profile_frame_has_its_segments_and_one_led_per_seat() -> None:
         "pegs": 55,
         "seats": 6,
         "status": 1,
+        "cog-spaces": 16,
+        "track": 16,
+        "clock": 7,
     }
 
 
@@ -151,7 +154,7 @@ def test_chain_pixels_put_each_segment_where_it_is_wired() -> None:
     frame.set("seats", 5, WHITE)
     frame.set("status", 0, AMBER, blink(1.0))
     pixels = chain_pixels(frame, profile.leds, now=0.25)
-    assert len(pixels) == 62
+    assert len(pixels) == 101
     lit = {index: colour for index, colour in enumerate(pixels) if colour != BLACK}
     assert lit == {
         3: correct(RED, profile.leds),

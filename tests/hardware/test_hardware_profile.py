@@ -184,11 +184,11 @@ CASES = [
         "undo_pin = 19\nled_pins = [1, 2]",
         "seats[1].led_pins = [1, 2]: expected one GPIO pin, or three [red, green, blue]",
     ),
-    ("length = 62", "length = 0", "leds.length = 0: expected a number of LEDs, 1-4096"),
+    ("length = 101", "length = 0", "leds.length = 0: expected a number of LEDs, 1-4096"),
     (
-        "length = 62",
-        "length = 61",
-        "leds.segments.status = [61]: expected indices below leds.length (61)",
+        "length = 101",
+        "length = 100",
+        "leds.segments.clock = {first = 94, count = 7}: expected indices below leds.length (100)",
     ),
     (
         "brightness = 0.6",
@@ -239,7 +239,7 @@ def test_each_mistake_is_named_with_key_value_and_expectation(
     [
         ("peg_pitch_mm = 25.0", "board.peg_pitch_mm: missing; expected a positive number of"),
         ('port = "sim"', 'serial.port: missing; expected "auto", "sim"'),
-        ("length = 62", "leds.length: missing; expected a number of LEDs"),
+        ("length = 101", "leds.length: missing; expected a number of LEDs"),
         ('colour = "#e02020"', "seats[0].colour: missing; expected a colour"),
         ("id = 2", "board.markers[2].id: missing; expected an ArUco"),
     ],
@@ -262,7 +262,7 @@ def test_unknown_keys_are_refused_and_the_known_ones_listed() -> None:
 
 
 def test_every_mistake_is_reported_at_once() -> None:
-    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", edited("length = 62", "length = 0"))
+    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", edited("length = 101", "length = 0"))
     errors = errors_of(text)
     assert len(errors) == 2
     assert errors[0].startswith("board.peg_pitch_mm = -3")
@@ -311,7 +311,7 @@ def test_the_mock_profile_is_the_default_and_describes_a_mock_table() -> None:
     assert profile.leds.segment("pegs").leds == tuple(range(55))
     assert profile.leds.segment("seats").leds == (55, 56, 57, 58, 59, 60)
     assert profile.leds.segment("status").leds == (61,)
-    assert profile.leds.length == 62
+    assert profile.leds.length == 101
     assert gpio_pins(profile)["seats[1].undo_pin"] == 19
     assert [seat.confirm_pin for seat in profile.seats] == [5, 13, None, None, None, None]
     assert profile.table == TableProfile("kogworks", {})
@@ -337,7 +337,8 @@ def test_the_reference_profile_loads_with_rgb_seat_leds() -> None:
 
 
 def test_an_unknown_segment_names_the_known_ones() -> None:
-    with pytest.raises(KeyError, match="segments: \\['pegs', 'seats', 'status'\\]"):
+    known = "'pegs', 'seats', 'status', 'cog-spaces', 'track', 'clock'"
+    with pytest.raises(KeyError, match=f"segments: \\[{known}\\]"):
         load_profile().leds.segment("ring")
 
 
@@ -524,7 +525,7 @@ NEW_CASES = [
     (
         "pico = [0]",
         "pico = [0]\nsides = 6",
-        "dice.sides = 6: unknown key; expected one of faces, pico, roll_pin",
+        "dice.sides = 6: unknown key; expected one of camera, faces, pico, roll_pin",
     ),
 ]
 
