@@ -13,6 +13,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 import cogtable
 from cogtable import commands
@@ -33,9 +34,20 @@ def command_modules() -> list[ModuleType]:
     return sorted(found, key=lambda module: module.NAME)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser that reports a mistake in one line (exit status 2), not a usage block.
+
+    Sub-command parsers are made of the same class, so every level says it so.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Exit with status 2 after one line: the command, the mistake, where help is."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="cogtable",
         description="Referee a game table: camera, Pico, buttons, rules engines and LEDs.",
     )

@@ -24,15 +24,22 @@ function are parameters (defaults: :func:`games.core.load_game` and
 One writer: the controller thread opens the journal and is the only one to use
 it (sqlite3 refuses a connection used from another thread). Other processes may
 read the file while it runs; WAL lets them.
+
+Commands that only read (``games``, ``export``, ``replay``) open it with
+``read_only=True``: never created, never changed, not even its header, and
+readable by a user who may only read the state folder (see
+:func:`read_only_uri` for how the WAL's ``-shm`` file is dealt with).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +69,10 @@ APPLICATION_ID: Final = 0x436F6754
 
 SCHEMA_VERSION: Final = 1
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
+WAL_FORMAT: Final = 2
+"""The database header's read/write version bytes (offsets 18 and 19) in WAL mode."""
+LARGEST_ID: Final = 2**63 - 1
+"""SQLite's largest integer: no game id can be larger."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -105,10 +116,14 @@ class GameSummary:
     finished: float | None
     outcome: dict[str, Any] | None
     actions: int
+    damage: str | None = None
+    """Why the game cannot be read back or replayed (``Journal.games(check=True)`` only)."""
 
     @property
     def status(self) -> str:
-        """``running``, ``finished`` or ``abandoned``."""
+        """``running``, ``finished``, ``abandoned``, or ``damaged`` when checked and found so."""
+        if self.damage is not None:
+            return "damaged"
         if self.finished is None:
             return "running"
         return "abandoned" if self.outcome is None else "finished"
@@ -119,7 +134,8 @@ class Journal:
 
     A file that is not SQLite, an SQLite database of another program, a journal
     from a newer cogtable or a damaged file raises :class:`JournalError` and is
-    left exactly as it was.
+    left exactly as it was. With ``read_only`` a missing or empty file is
+    refused too, and nothing is ever written (see the module's docstring).
     """
 
     def __init__(
@@ -129,12 +145,16 @@ class Journal:
         clock: Callable[[], float] = time.time,
         loader: Loader = load_game,
         replayer: Replayer = replay,
+        read_only: bool = False,
     ) -> None:
         self.path = Path(path)
         self.clock = clock
         self.loader = loader
         self.replayer = replayer
+        self.read_only = read_only
         self.writer_thread = threading.get_ident()
+        if read_only:
+            _refuse_missing_or_empty(self.path)
         _refuse_foreign_file(self.path)
         self.connection = self._connect()
 
@@ -142,18 +162,24 @@ class Journal:
 
     def _connect(self) -> sqlite3.Connection:
         try:
-            connection = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+            if self.read_only:
+                uri = read_only_uri(self.path)
+                connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5.0)
+            else:
+                connection = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
         except sqlite3.Error as error:
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
         try:
-            self._check_and_prepare(connection)
+            self._check(connection)
+            if not self.read_only:
+                self._prepare(connection)
         except BaseException:
             connection.close()
             raise
         return connection
 
-    def _check_and_prepare(self, connection: sqlite3.Connection) -> None:
-        """Read-only checks first; only a journal (or an empty file) is then written to."""
+    def _check(self, connection: sqlite3.Connection) -> None:
+        """Read-only checks: a journal of this cogtable (or, to write to, an empty database)."""
         with self._errors("open"):
             application_id = connection.execute("PRAGMA application_id").fetchone()[0]
             version = connection.execute("PRAGMA user_version").fetchone()[0]
@@ -167,13 +193,22 @@ class Journal:
                 f"{self.path} is a journal of a newer cogtable (schema {version}); "
                 f"this one reads schema {SCHEMA_VERSION}"
             )
+        if self.read_only and not tables:
+            raise JournalError(f"{self.path} is an empty database: not a journal")
+
+    def _prepare(self, connection: sqlite3.Connection) -> None:
+        """WAL, FULL sync and the schema; the header is written only when it must change."""
         with self._errors("prepare"):
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
             connection.executescript(SCHEMA)
-            connection.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            for name, value in (
+                ("application_id", APPLICATION_ID),
+                ("user_version", SCHEMA_VERSION),
+            ):
+                if connection.execute(f"PRAGMA {name}").fetchone()[0] != value:
+                    connection.execute(f"PRAGMA {name}={value}")
 
     def _errors(self, doing: str) -> contextlib.AbstractContextManager[None]:
         return _sqlite_errors(self.path, doing)
@@ -266,6 +301,8 @@ class Journal:
         return Record(name, options, seed, actions)
 
     def _game_row(self, game_id: int) -> tuple[Any, ...]:
+        if not 1 <= game_id <= LARGEST_ID:
+            raise JournalError(f"there is no game {game_id} in {self.path}")
         with self._errors("read"):
             row = self.connection.execute(
                 "SELECT id, game, options, seed, profile, started, finished, outcome "
@@ -296,21 +333,55 @@ class Journal:
                 f"game {game_id} in {self.path}, action {ply} cannot be read: {error}"
             ) from error
 
-    def games(self) -> list[GameSummary]:
-        """Every game, oldest first, with its number of actions."""
+    def games(self, check: bool = False) -> list[GameSummary]:
+        """Every game, oldest first, with its number of actions.
+
+        With ``check`` every game is also read back and replayed, as export and
+        replay would, and a game that cannot be is listed with its ``damage``.
+        """
         with self._errors("read"):
             rows = self.connection.execute(
                 "SELECT g.id, g.game, g.options, g.seed, g.profile, g.started, g.finished, "
                 "g.outcome, (SELECT count(*) FROM actions a WHERE a.game_id = g.id) "
                 "FROM games g ORDER BY g.id"
             ).fetchall()
-        return [self._summary(row) for row in rows]
+        return [self._summary(row, check) for row in rows]
 
-    def _summary(self, row: tuple[Any, ...]) -> GameSummary:
+    def _summary(self, row: tuple[Any, ...], check: bool) -> GameSummary:
         game_id = row[0]
-        outcome = None if row[7] is None else self._json(row[7], game_id, "outcome")
-        options = self._json(row[2], game_id, "options")
-        return GameSummary(game_id, row[1], options, *row[3:7], outcome, row[8])
+        try:
+            outcome = None if row[7] is None else self._json(row[7], game_id, "outcome")
+            options = self._json(row[2], game_id, "options")
+        except JournalError as error:
+            if not check:
+                raise
+            return GameSummary(game_id, row[1], {}, *row[3:7], None, row[8], str(error))
+        summary = GameSummary(game_id, row[1], options, *row[3:7], outcome, row[8])
+        return dataclasses.replace(summary, damage=self.damage(summary)) if check else summary
+
+    def damage(self, summary: GameSummary) -> str | None:
+        """Why a game cannot be read back or replayed, or a result its replay does not give.
+
+        ``None`` when it is sound. The reasons are those for which export and
+        replay refuse it (broken action JSON, a gap in the plies, an action
+        that does not apply), and a recorded result that its actions do not
+        reach (the last actions lost).
+        """
+        try:
+            state = self.load(summary.id).state
+        except JournalError as error:
+            return str(error)
+        if summary.outcome is None:
+            return None
+        replayed = state.outcome()
+        if replayed is None:
+            return (
+                f"game {summary.id} in {self.path} is recorded as finished, but its "
+                f"{summary.actions} actions do not end it (actions missing)"
+            )
+        if json.loads(json.dumps(replayed.to_json())) != summary.outcome:
+            return f"game {summary.id} in {self.path}: its recorded result is not its replay's"
+        return None
 
     # -- writing (the journaled game calls these) -----------------------------
 
@@ -386,6 +457,45 @@ class JournaledGame:
 
 
 # -- helpers ----------------------------------------------------------------------
+
+
+def read_only_uri(path: Path) -> str:
+    """The SQLite URI that reads ``path`` without writing anything, not even a ``-shm``.
+
+    A WAL database is read through its ``-shm`` index, which a reader creates
+    when it is missing: ``mode=ro`` then leaves a ``-wal`` and a ``-shm`` behind,
+    or fails in a folder it may not write to. So:
+
+    - a ``-wal`` that holds something, or has its ``-shm`` (a writer is running,
+      or one was killed): ``mode=ro``, which reads the committed actions in it;
+    - otherwise everything is in the database file itself: ``immutable=1``
+      reads just that file, with no ``-shm`` and no locks. A writer that starts
+      meanwhile writes to its own new ``-wal`` first and into the file only
+      at a checkpoint, which at worst makes this reader fail with an error;
+    - a database not in WAL mode (never made so by cogtable): ``mode=ro``.
+    """
+    quoted = urllib.parse.quote(str(path.absolute()))
+    wal = path.with_name(path.name + "-wal")
+    shm = path.with_name(path.name + "-shm")
+    writer = wal.exists() and (shm.exists() or wal.stat().st_size > 0)
+    return f"file:{quoted}?{'mode=ro' if writer or not _in_wal_mode(path) else 'immutable=1'}"
+
+
+def _in_wal_mode(path: Path) -> bool:
+    """The database header says WAL (read/write versions 2)."""
+    with path.open("rb") as file:
+        header = file.read(20)
+    return header[18:20] == bytes((WAL_FORMAT, WAL_FORMAT))
+
+
+def _refuse_missing_or_empty(path: Path) -> None:
+    """A reader needs a journal: no file, a folder or an empty file is not one."""
+    if not path.exists():
+        raise JournalError(f"no journal at {path.parent} (no {path.name}; use --state-dir)")
+    if not path.is_file():
+        raise JournalError(f"{path} is not a file: not a journal")
+    if path.stat().st_size == 0:
+        raise JournalError(f"{path} is empty: not a journal")
 
 
 def _refuse_foreign_file(path: Path) -> None:

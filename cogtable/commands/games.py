@@ -26,30 +26,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one line a game."""
+    """Print one line a game; a damaged game is marked and named on stderr (exit status 2)."""
     if args.available:
         print("\n".join(available_lines(args.profile)))
         return 0
     with open_journal(args.state_dir) as journal:
-        summaries = journal.games()
+        summaries = journal.games(check=True)
     if not summaries:
         print("no games in the journal yet")
     for summary in summaries:
         print(describe(summary))
+    damaged = [summary for summary in summaries if summary.damage is not None]
+    if damaged:
+        raise UserError("; ".join(str(summary.damage) for summary in damaged))
     return 0
 
 
 def describe(summary: GameSummary) -> str:
     """One line for one journaled game."""
-    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.started))
+    started = _when(summary.started)
     result = ""
-    if summary.outcome:
+    if summary.damage is not None:
+        result = "  damaged: export and replay refuse it (see below)"
+    elif summary.outcome:
         winners = summary.outcome.get("winners") or []
         result = f"  {summary.outcome.get('reason', '')}, winners {winners}"
     return (
         f"{summary.id:5d}  {summary.game:<10} {started}  {summary.status:<9}"
         f" {summary.actions:4d} moves{result}"
     )
+
+
+def _when(started: object) -> str:
+    """The start time as the listing shows it ('?' for a time no clock gives)."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(started))  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?" * 16
 
 
 def available_lines(path: str | None) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cogtable.commands._journal_access import add_state_dir, journal_record
+from cogtable.commands._journal_access import add_state_dir, game_id, journal_record
 from cogtable.errors import UserError
 from cogtable.terminal import front_ends
 from games.core import BadRecord, IllegalAction, Outcome, Record, State, load_game
@@ -37,8 +37,12 @@ def read_record(path: Path) -> Record:
 def run(args: argparse.Namespace) -> int:
     """Apply every recorded action, printing each; refuse a record that does not replay."""
     path = Path(args.game)
-    if args.game.isdigit() and not path.exists():
-        record = journal_record(args.state_dir, int(args.game))
+    if args.game.isdecimal() and not path.exists():
+        try:
+            wanted = game_id(args.game)
+        except argparse.ArgumentTypeError as error:
+            raise UserError(str(error)) from None
+        record = journal_record(args.state_dir, wanted)
     else:
         record = read_record(path)
     render = getattr(front_ends().get(record.game), "render", None)

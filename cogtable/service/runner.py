@@ -26,6 +26,7 @@ from typing import Any
 
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
+from cogtable.files import ensure_folder
 from cogtable.game_choice import choose
 from cogtable.inputs import Shutdown
 from cogtable.service.notify import Notifier
@@ -110,7 +111,7 @@ class Service:
         """Run until SIGTERM; reload on SIGHUP. Returns the exit status."""
         profile = read_profile(self.profile_path)
         choose(profile, self.game)  # a game the table cannot referee: one line, nothing created
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        ensure_folder(self.state_dir, "the state folder")
         self._install_signals()
         while True:
             reason = self._run_once(profile)
@@ -202,6 +203,8 @@ def read_status(state_dir: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as error:
         raise UserError(f"no status in {state_dir}: is the service running?") from error
+    except UnicodeDecodeError as error:
+        raise UserError(f"{path} does not hold a cogtable status (not text)") from error
     except (OSError, json.JSONDecodeError) as error:
         raise UserError(f"cannot read {path}: {error}") from error
     if not isinstance(data, dict) or not _well_formed(data):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -61,7 +63,7 @@ def test_no_journal_is_one_clear_line(
 ) -> None:
     assert main([*command, "--state-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "no game journal at" in err and "Traceback" not in err
+    assert "no journal at" in err and "Traceback" not in err
     assert not (tmp_path / JOURNAL_NAME).exists()
 
 
@@ -70,3 +72,53 @@ def test_an_unknown_game_id_is_one_clear_line(
 ) -> None:
     assert main(["export", "9", "--state-dir", str(state_dir)]) == 2
     assert "9" in capsys.readouterr().err
+
+
+def _damage(state_dir: Path, sql: str) -> None:
+    with sqlite3.connect(state_dir / JOURNAL_NAME) as raw:
+        raw.execute(sql)
+
+
+@pytest.mark.parametrize(
+    ("sql", "why"),
+    [
+        ("UPDATE actions SET action = '{broken' WHERE ply = 1", "action 1 cannot be read"),
+        ("DELETE FROM actions WHERE ply = 1", "has missing actions (a gap in plies)"),
+        (
+            f"UPDATE actions SET action = '{json.dumps(Place(peg_at(8, 0), player=1).to_json())}' "
+            "WHERE ply = 2",
+            "action 2 (+9.1) does not apply: 9.1 is not empty",
+        ),
+    ],
+)
+def test_games_names_the_damaged_game_and_why_as_replay_refuses_it(
+    state_dir: Path, sql: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Journal(state_dir / JOURNAL_NAME) as journal:
+        journal.new_game("kogworks", seed=5)  # game 2, sound
+    _damage(state_dir, sql.replace("WHERE", "WHERE game_id = 1 AND"))
+    assert main(["games", "--state-dir", str(state_dir)]) == 2
+    captured = capsys.readouterr()
+    first, second = captured.out.strip().splitlines()
+    assert first.split()[:2] == ["1", "kogworks"] and "damaged" in first
+    assert "damaged" not in second and "running" in second
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 1 and errors[0].startswith("cogtable games: game 1 in ")
+    assert why in errors[0]
+    assert main(["replay", "1", "--state-dir", str(state_dir)]) == 2
+    assert why in capsys.readouterr().err
+
+
+def test_games_names_a_finished_game_whose_last_actions_are_lost(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Journal(tmp_path / JOURNAL_NAME) as journal:
+        game = journal.new_game("kogworks", seed=4)
+        rng = random.Random(1)
+        while not game.state.is_over():
+            game.apply(rng.choice(list(game.state.legal_actions())), "simulation")
+        plies = len(game.state.history)
+    _damage(tmp_path, f"DELETE FROM actions WHERE ply = {plies}")
+    assert main(["games", "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"recorded as finished, but its {plies - 1} actions do not end it" in err
