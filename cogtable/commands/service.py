@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cogtable.errors import UserError
 from cogtable.service import install, logs
 from cogtable.service.notify import Notifier
 from cogtable.service.runner import Service, default_state_dir
@@ -45,15 +46,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _install(args: argparse.Namespace) -> int:
-    plan = install.install_plan(args.root.resolve(), install.installed_executable())
+    plan = install.install_plan(_root(args.root), install.installed_executable())
     install.carry_out(plan, args.dry_run)
     return 0
 
 
 def _uninstall(args: argparse.Namespace) -> int:
-    plan = install.uninstall_plan(args.root.resolve(), args.purge)
+    plan = install.uninstall_plan(_root(args.root), args.purge)
     install.carry_out(plan, args.dry_run)
     return 0
+
+
+def _root(root: Path) -> Path:
+    """The ``--root`` folder, resolved; one that does not exist or is a file is refused.
+
+    Checked for ``--dry-run`` too: a plan for a root that cannot be is no plan.
+    """
+    if not root.exists():
+        raise UserError(f"--root {root}: there is no such folder")
+    if not root.is_dir():
+        raise UserError(f"--root {root}: it is a file, not a folder")
+    return root.resolve()
 
 
 def _run(args: argparse.Namespace) -> int:
