@@ -287,11 +287,16 @@ class Link:
         return False
 
     def counters(self) -> dict[str, int]:
-        """Reliability counters: retransmissions, duplicates, rejected frames, reconnects."""
+        """Reliability counters: retransmissions (of which after a time-out), NAKs sent,
+        duplicates, rejected frames, reconnects, the round trip in ms (-1: not measured)."""
         with self._lock:
+            round_trip = self._channel.round_trip_ms()
             return {
                 **self.stats,
                 "retransmissions": self._channel.retransmissions,
+                "timeouts": self._channel.timeouts,
+                "naks": self._channel.naks,
+                "round_trip_ms": -1 if round_trip is None else round_trip,
                 "duplicates": self._channel.duplicates,
                 "rejected_frames": self._decoder.rejected,
                 "backlog": len(self._channel.pending),
@@ -328,7 +333,7 @@ class Link:
         if port is None or not data:
             return
         with contextlib.suppress(serial.SerialException, OSError):
-            port.write(data)
+            port.write(wire.DELIMITER + data)  # ends any half frame a fault left before it
 
     def _now_ms(self) -> int:
         return int(self._clock() * 1000)
@@ -460,10 +465,11 @@ class Link:
             now = time.monotonic()
             if frames:
                 last_heard = now
+            reply = None
             for frame in frames:
-                self._on_frame(frame)
+                reply = self._on_frame(frame) or reply
             with self._lock:
-                self._write(self._channel.poll(self._now_ms()))
+                self._write(([reply] if reply else []) + self._channel.poll(self._now_ms()))
             if now - last_ping >= HEARTBEAT_S:
                 self._write((wire.encode_frame(0, wire.PING, b""),))
                 last_ping = now
@@ -478,17 +484,19 @@ class Link:
         with self._lock:
             return self._decoder.feed(data)
 
-    def _on_frame(self, frame: tuple[int, int, bytes]) -> None:
-        """Handle one valid frame from the Pico."""
+    def _on_frame(self, frame: tuple[int, int, bytes]) -> bytes | None:
+        """Handle one valid frame from the Pico; the ACK or NAK to answer it with, if any."""
         seq, mtype, payload = frame
         if mtype in wire.RELIABLE:
-            self._on_reliable(seq, mtype, payload)
-        elif mtype in (wire.ACK, wire.NAK):
-            with self._lock:
-                on_reply = self._channel.on_ack if mtype == wire.ACK else self._channel.on_nak
-                self._write(on_reply(seq, self._now_ms()))
-        elif mtype == wire.IDENTIFY:
+            return self._on_reliable(seq, mtype, payload)
+        with self._lock:
+            if mtype == wire.ACK:
+                self._write(self._channel.on_ack(seq, self._now_ms(), payload))
+            elif mtype == wire.NAK:
+                self._write(self._channel.on_nak(seq, self._now_ms(), payload))
+        if mtype == wire.IDENTIFY:
             self._on_identify(payload)
+        return None
 
     def _on_identify(self, payload: bytes) -> None:
         """An unasked IDENTIFY: if the Pico rebooted, shake hands again."""
@@ -499,14 +507,17 @@ class Link:
         if self.info is not None and boot_id != self.info.boot_id:
             raise _Rehandshake
 
-    def _on_reliable(self, seq: int, mtype: int, payload: bytes) -> None:
-        """Deliver an event once, in order, and acknowledge it."""
+    def _on_reliable(self, seq: int, mtype: int, payload: bytes) -> bytes | None:
+        """Deliver an event once, in order; the reply that acknowledges it.
+
+        The reply to the last frame of a read answers every frame before it, so
+        :meth:`_serve` writes only that one.
+        """
         with self._lock:
             messages, reply = self._channel.receive(seq, mtype, payload)
-            if reply is not None:
-                self._write((reply,))
         for message_type, message in messages:
             self.events.put(_event(message_type, message))
+        return reply
 
 
 def _event(mtype: int, payload: bytes) -> ButtonEvent | DiceEvent | FirmwareMessage:

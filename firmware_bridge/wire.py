@@ -21,8 +21,9 @@ A frame on the wire is ``COBS(seq, type, length, payload, CRC-16) 0x00``:
 The zero byte only ever appears as a delimiter, so a receiver that lost sync
 finds the start of the next frame at the next zero (Klipper does the same with
 its sync byte). Reliable messages travel through a :class:`Channel` on each
-side: selective repeat with a window, cumulative ACKs, a NAK for a gap,
-time-outs that back off, and duplicate suppression by sequence number.
+side: selective repeat with a window, cumulative ACKs, a NAK at once for every
+gap (with a bitmap of the frames held after it), a resend timer from the
+measured round trip, and duplicate suppression by sequence number.
 
 >>> frame = encode_frame(7, PING, b"ab")
 >>> Decoder().feed(b"garbage" + frame)
@@ -39,6 +40,9 @@ except ImportError:  # MicroPython's binascii has no crc_hqx
 PROTOCOL_VERSION = 1
 """Bumped on every incompatible change; both ends must agree at the handshake."""
 
+DELIMITER = b"\x00"
+"""Ends every frame; a writer may also put one before a burst of frames."""
+
 MAX_PAYLOAD = 1024
 """The largest payload in one frame: a 300-LED chain's colours fit in one SET_LEDS."""
 
@@ -48,8 +52,8 @@ MAX_WIRE_FRAME = MAX_PAYLOAD + 6 + (MAX_PAYLOAD + 6) // 254 + 2
 # Control messages: not sequenced, never acknowledged.
 HELLO = 1  # host -> Pico: protocol version, host id
 IDENTIFY = 2  # Pico -> host: protocol, firmware version, boot id, host id, LEDs, buttons, dice
-ACK = 3  # seq = the last sequence number received in order
-NAK = 4  # seq = the sequence number the receiver expects next (a gap was seen)
+ACK = 3  # seq = the last sequence number received in order; payload: the latest frame
+NAK = 4  # seq = the number the receiver expects next; payload: the latest frame and those held
 PING = 5  # heartbeat, payload echoed by PONG
 PONG = 6
 REPL = 7  # host -> Pico: leave the firmware loop for the REPL (before flashing)
@@ -83,6 +87,27 @@ REPL_MAGIC = b"cogtable-repl"
 
 TICKS_MASK = 0x3FFFFFFF
 """MicroPython's ticks_ms wraps at 2**30; elapsed times are computed modulo that."""
+
+NAK_BITMAP_BYTES = 4
+"""A NAK's bitmap of held frames covers the 32 numbers after the missing one it names."""
+
+MAX_WINDOW = 8 * NAK_BITMAP_BYTES + 1
+"""The most frames in flight: every one after the oldest fits in a NAK's bitmap."""
+
+REPLY_COPIES = 2
+"""A receiver writes its reply to a batch of frames this many times. The reply is
+all the sender hears about the batch: lost, it would leave a sender whose window
+is full waiting for the resend timer; a second copy makes that several times
+rarer on a line that loses one short frame in five."""
+
+PROBE_COPIES = 2
+"""Copies of the frame a sender resends when its resend timer expires, for the same reason."""
+
+STEADY_EXPIRIES = 3
+"""Resend timer expiries in a row at the plain timeout before it starts doubling."""
+
+FOREIGN_AHEAD = 64
+"""A frame this far ahead of the expected number belongs to no window of this stream."""
 
 
 class FrameError(ValueError):
@@ -181,6 +206,8 @@ def decode_frame(encoded):
     raw = cobs_decode(encoded)
     if len(raw) < 6:
         raise FrameError(f"frame too short ({len(raw)} bytes)")
+    if len(raw) - 6 > MAX_PAYLOAD:
+        raise FrameError(f"payload of {len(raw) - 6} bytes exceeds {MAX_PAYLOAD}")
     if raw[2] | raw[3] << 8 != len(raw) - 6:
         raise FrameError("length field disagrees with the frame")
     body = raw[:-2]
@@ -261,36 +288,68 @@ def seq_distance(later, earlier):
     return (later - earlier) & 0xFF
 
 
+class Outgoing:
+    """One queued reliable message and what its sender has learnt about it."""
+
+    def __init__(self, seq, mtype, payload):
+        self.seq = seq
+        self.mtype = mtype
+        self.payload = payload
+        self.frame = None  # encoded on its first transmission, then written as it is
+        self.sent_at = 0
+        self.order = 0  # the sender's transmission count when it was last written
+        self.held = False  # a NAK said the peer holds it, waiting for an earlier one
+        self.resent = False  # retransmitted: its ACK no longer times the round trip (Karn)
+        self.timed = False  # a reply has timed its round trip (the reply's copy must not)
+
+
 class Channel:
     """Reliable, ordered, exactly-once delivery of one side's messages (selective repeat).
 
     The sender numbers each message, keeps it until it is acknowledged and has
     at most ``window`` in flight. The receiver delivers in order only, holds
-    frames that arrive after a gap, re-acks duplicates (so a lost ACK heals)
-    and NAKs the first missing number; the sender then resends just that one.
-    When nothing comes back in time the oldest is resent and the wait doubles,
-    up to ``max_timeout_ms``. Methods that may put bytes on the line return the
-    frames to write; the caller owns the line and the clock (any millisecond
-    counter: ticks_ms on the Pico, a monotonic clock on the host, a fake one in
-    tests).
+    frames that arrive after a gap and answers every batch of frames at once:
+    an ACK of everything so far, or (while it holds frames) a NAK naming the
+    first missing number, the frame it has just received and a bitmap of those
+    it holds. The line keeps the order of what is written, so every message
+    the sender wrote before that latest frame and the peer neither holds nor
+    has is lost: it is resent at once, each loss exactly once. What no NAK
+    reveals (a lost NAK, a lost last frame) is resent when the resend timer
+    expires: the smoothed round trip plus four times its variation (Jacobson's
+    estimator, sampled only from frames sent once), between ``min_timeout_ms``
+    and ``max_timeout_ms``, doubling while expiries make no progress.
+
+    Methods that may put bytes on the line return the frames to write; the
+    caller owns the line and the clock (any millisecond counter: ticks_ms on
+    the Pico, a monotonic clock on the host, a fake one in tests).
     """
 
-    def __init__(self, window=16, timeout_ms=25, max_timeout_ms=400, capacity=256):
+    def __init__(
+        self, window=32, timeout_ms=50, min_timeout_ms=5, max_timeout_ms=250, capacity=256
+    ):
+        if not 1 <= window <= MAX_WINDOW:
+            raise ValueError(f"window {window} is not 1..{MAX_WINDOW}")
         self.window = window
-        self.base_timeout_ms = timeout_ms
+        self.min_timeout_ms = min_timeout_ms
         self.max_timeout_ms = max_timeout_ms
         self.capacity = capacity
-        self.pending = []  # [(seq, type, payload)], oldest first; the first `sent` are in flight
+        self.pending = []  # [Outgoing], oldest first; the first `sent` are in flight
         self.sent = 0
         self.next_seq = 0
         self.expected = 0
         self.held = {}  # seq -> (type, payload): arrived after a gap, waiting for it
-        self.timeout_ms = timeout_ms
-        self.sent_at = None
-        self.gap_frames = 0
+        self.timeout_ms = timeout_ms  # the resend timeout before any back-off
+        self.srtt8 = 0  # smoothed round trip, ms x 8
+        self.rttvar4 = 0  # its mean deviation, ms x 4
+        self.samples = 0
+        self.expiries = 0  # resend timer expiries in a row without progress
+        self.timer_at = None  # when the resend timer was (re)started; None: nothing in flight
+        self.transmissions = 0
         self.retransmissions = 0
+        self.timeouts = 0
         self.duplicates = 0
         self.gaps = 0
+        self.naks = 0
 
     # Sending --------------------------------------------------------------------------
 
@@ -304,75 +363,184 @@ class Channel:
             raise FrameError(f"send queue full ({self.capacity} messages)")
         if len(payload) > MAX_PAYLOAD:
             raise FrameError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
-        self.pending.append((self.next_seq, mtype, bytes(payload)))
+        self.pending.append(Outgoing(self.next_seq, mtype, bytes(payload)))
         self.next_seq = (self.next_seq + 1) & 0xFF
+
+    def round_trip_ms(self):
+        """The smoothed round trip in milliseconds, or None before the first sample."""
+        return self.srtt8 >> 3 if self.samples else None
+
+    def resend_timeout_ms(self):
+        """How long the oldest unanswered frame waits before it is resent: the timeout,
+        doubled for every expiry in a row beyond the first few (a dead line), up to the cap."""
+        doublings = min(self.expiries - STEADY_EXPIRIES, 16)
+        timeout = self.timeout_ms << doublings if doublings > 0 else self.timeout_ms
+        return min(timeout, self.max_timeout_ms)
 
     def transmit(self, now):
         """Frames for queued messages that now fit in the window."""
         frames = []
         while self.sent < len(self.pending) and self.sent < self.window:
-            frames.append(encode_frame(*self.pending[self.sent]))
+            entry = self.pending[self.sent]
+            if entry.frame is None:
+                entry.frame = encode_frame(entry.seq, entry.mtype, entry.payload)
+            frames.append(self._write(entry, now))
             self.sent += 1
-        if frames and self.sent_at is None:
-            self.sent_at = now
+        if frames and self.timer_at is None:
+            self.timer_at = now
         return frames
 
-    def on_ack(self, seq, now):
-        """The peer has everything up to ``seq``: forget those, send what now fits."""
-        self._acknowledge(seq, now)
-        return self.transmit(now)
+    def on_ack(self, seq, now, payload=b""):
+        """The peer has everything up to ``seq`` and holds nothing: forget those, resend
+        what the line has certainly lost (see :meth:`on_nak`), send what now fits."""
+        latest = unpack_ack(payload)
+        if latest is None:
+            self._acknowledge(seq, now)
+            return self.transmit(now)
+        return self._on_reply(seq, latest, b"", now) + self.transmit(now)
 
-    def on_nak(self, seq, now):
-        """The peer has everything before ``seq`` and misses ``seq``: resend just that."""
-        self._acknowledge((seq - 1) & 0xFF, now)
+    def on_nak(self, seq, now, payload=b""):
+        """The peer has everything before ``seq``, misses ``seq`` and holds what the
+        bitmap says; it has just read frame ``latest``. The line keeps the order of
+        what is written, so every frame written before that one and neither
+        acknowledged nor held is lost: resend those, each once per loss."""
+        latest, bitmap = unpack_nak(payload)
+        if latest is not None:
+            return self._on_reply((seq - 1) & 0xFF, latest, bitmap, now) + self.transmit(now)
+        self._acknowledge((seq - 1) & 0xFF, now)  # a NAK without a bitmap: resend just seq
         frames = []
-        if self.sent and self.pending[0][0] == seq:
-            frames.append(self._resend_oldest())
+        oldest = self.pending[0] if self.sent else None
+        if oldest and oldest.seq == seq and elapsed_ms(now, oldest.sent_at) >= self.min_timeout_ms:
+            frames.append(self._resend(oldest, now))
         return frames + self.transmit(now)
 
     def poll(self, now):
-        """The oldest unacknowledged frame again if its time is up (the wait then doubles)."""
+        """On expiry of the resend timer, probe with the oldest unanswered frame; then
+        send what fits. The probe's answer says what else is missing."""
         frames = []
-        if self.sent and elapsed_ms(now, self.sent_at) >= self.timeout_ms:
-            self.timeout_ms = min(self.timeout_ms * 2, self.max_timeout_ms)
-            self.sent_at = now
-            frames.append(self._resend_oldest())
+        if self.sent and elapsed_ms(now, self.timer_at) >= self.resend_timeout_ms():
+            frames = self._expire(now)
         return frames + self.transmit(now)
+
+    def _expire(self, now):
+        """Resend the oldest in-flight frame the peer does not hold (unless a NAK just did)."""
+        for index in range(self.sent):
+            entry = self.pending[index]
+            if entry.held:
+                continue
+            if elapsed_ms(now, entry.sent_at) < self.resend_timeout_ms():
+                self.timer_at = entry.sent_at  # a NAK resent it: time from then
+                return []
+            self.timeouts += 1
+            self.expiries += 1
+            self.timer_at = now
+            return [self._resend(entry, now)] * PROBE_COPIES
+        self.timer_at = now
+        return []
+
+    def _on_reply(self, cumulative, latest, bitmap, now):
+        """Everything up to ``cumulative`` arrived, the bitmap's frames are held and
+        ``latest`` was read last: resend what was written before it and is missing."""
+        answered = self._in_flight(latest)  # before acknowledging forgets it
+        self._acknowledge(cumulative, now)
+        if bitmap and self.sent and self.pending[0].seq == (cumulative + 1) & 0xFF:
+            self._note_held(bitmap)
+        if answered is None:
+            return []  # not a frame in flight: no telling what was lost
+        self._sample(answered, now)
+        seen = answered.order
+        frames = []
+        for index in range(self.sent):
+            entry = self.pending[index]
+            if not entry.held and _written_before(entry.order, seen):
+                frames.append(self._resend(entry, now))
+        return frames
+
+    def _in_flight(self, seq):
+        """The in-flight message numbered ``seq``, or None."""
+        if not self.sent:
+            return None
+        index = seq_distance(seq, self.pending[0].seq)
+        return self.pending[index] if index < self.sent else None
+
+    def _note_held(self, bitmap):
+        """Mark the in-flight frames the bitmap says the peer holds (never resent by time)."""
+        for index in range(1, self.sent):
+            bit = index - 1
+            if bit >> 3 < len(bitmap) and bitmap[bit >> 3] >> (bit & 7) & 1:
+                self.pending[index].held = True
 
     def _acknowledge(self, seq, now):
         """Drop the in-flight messages up to and including ``seq`` (others are stale)."""
         if not self.sent:
             return
-        count = seq_distance(seq, self.pending[0][0]) + 1
+        count = seq_distance(seq, self.pending[0].seq) + 1
         if count <= self.sent:
             del self.pending[:count]
             self.sent -= count
-            self.timeout_ms = self.base_timeout_ms
-            self.sent_at = now if self.sent else None
+            self.expiries = 0
+            self.timer_at = now if self.sent else None
 
-    def _resend_oldest(self):
-        """The frame of the oldest unacknowledged message, counted as a retransmission."""
+    def _sample(self, entry, now):
+        """The round trip of the frame a reply answers (if it was sent only once: Karn;
+        and only at its first reply), into the smoothed estimate and the resend timeout."""
+        if entry.resent or entry.timed:
+            return
+        entry.timed = True
+        sample = elapsed_ms(now, entry.sent_at)
+        if self.samples:
+            error = sample - (self.srtt8 >> 3)
+            self.srtt8 += error
+            self.rttvar4 += (error if error >= 0 else -error) - (self.rttvar4 >> 2)
+        else:
+            self.srtt8 = sample << 3
+            self.rttvar4 = sample << 1
+        self.samples += 1
+        timeout = (self.srtt8 >> 3) + self.rttvar4
+        self.timeout_ms = max(self.min_timeout_ms, min(timeout, self.max_timeout_ms))
+
+    def _write(self, entry, now):
+        """The frame of one message, stamped with when and in which order it was written."""
+        self.transmissions = (self.transmissions + 1) & TICKS_MASK
+        entry.order = self.transmissions
+        entry.sent_at = now
+        return entry.frame
+
+    def _resend(self, entry, now):
+        """The frame of a message again, counted as a retransmission."""
         self.retransmissions += 1
-        return encode_frame(*self.pending[0])
+        entry.resent = True
+        return self._write(entry, now)
 
     # Receiving ------------------------------------------------------------------------
 
     def receive(self, seq, mtype, payload):
         """``(messages, reply)``: the ``(type, payload)`` now deliverable, in order, and
-        the ACK or NAK to answer with (None: stay quiet)."""
+        the bytes to answer with: the ACK or NAK, ``REPLY_COPIES`` times (None: stay
+        quiet). The reply to the last frame of a batch says all that the replies to
+        the earlier ones did, so a caller writes only that one."""
         ahead = seq_distance(seq, self.expected)
         if ahead == 0:
-            return self._deliver(mtype, payload), self._reply()
+            return self._deliver(mtype, payload), self._reply(seq)
         if ahead >= 128:  # behind: delivered before, our ACK was lost
             self.duplicates += 1
-            return [], self._reply()
-        if ahead >= 64:  # further ahead than any window: not from this peer's stream
+            return [], self._reply(seq)
+        if ahead >= FOREIGN_AHEAD:  # further ahead than any window: not this peer's stream
             return [], None
         if seq in self.held:
             self.duplicates += 1
         else:
+            if (seq - 1) & 0xFF not in self.held and ahead > self._furthest_held():
+                self.gaps += 1  # the frame before it is missing, and not known missing
             self.held[seq] = (mtype, bytes(payload))
-        return [], self._nak_for_gap()
+        return [], self._reply(seq)
+
+    def _furthest_held(self):
+        """How far ahead of the expected number the furthest held frame is (0: none)."""
+        furthest = 0
+        for seq in self.held:
+            furthest = max(furthest, seq_distance(seq, self.expected))
+        return furthest
 
     def _deliver(self, mtype, payload):
         """This message and every held one that now follows in order."""
@@ -381,30 +549,36 @@ class Channel:
         while self.expected in self.held:
             messages.append(self.held.pop(self.expected))
             self.expected = (self.expected + 1) & 0xFF
-        self.gap_frames = 0
         return messages
 
-    def _reply(self):
-        """ACK everything so far, or NAK the next missing number if frames wait behind it."""
-        if self.held:
-            return encode_frame(self.expected, NAK)
-        return encode_frame((self.expected - 1) & 0xFF, ACK)
+    def _reply(self, latest):
+        """ACK everything so far, or NAK the next missing number with what is held."""
+        if not self.held:
+            reply = encode_frame((self.expected - 1) & 0xFF, ACK, pack_ack(latest))
+        else:
+            self.naks += 1
+            reply = encode_frame(self.expected, NAK, pack_nak(latest, self._held_bitmap()))
+        return reply * REPLY_COPIES
 
-    def _nak_for_gap(self):
-        """NAK a gap on the first frame after it, then on every second (the NAK may be lost)."""
-        self.gaps += 1
-        self.gap_frames += 1
-        if self.gap_frames % 2 == 1:
-            return encode_frame(self.expected, NAK)
-        return None
+    def _held_bitmap(self):
+        """Bit n set: frame expected + 1 + n is held."""
+        bitmap = bytearray(NAK_BITMAP_BYTES)
+        for seq in self.held:
+            bit = seq_distance(seq, self.expected) - 1
+            if 0 <= bit < 8 * NAK_BITMAP_BYTES:
+                bitmap[bit >> 3] |= 1 << (bit & 7)
+        return bitmap
 
     # Restarts -------------------------------------------------------------------------
 
     def rewind(self):
         """After a reconnect to the same peer: send every unacknowledged message again."""
         self.sent = 0
-        self.sent_at = None
-        self.timeout_ms = self.base_timeout_ms
+        self.timer_at = None
+        self.expiries = 0
+        for entry in self.pending:
+            entry.held = False
+            entry.resent = entry.frame is not None
 
     def restart(self, keep_pending):
         """After the peer restarted: number from 0 again in both directions.
@@ -416,12 +590,17 @@ class Channel:
         kept = self.pending if keep_pending else []
         self.pending = []
         self.next_seq = 0
-        for _, mtype, payload in kept:
-            self.queue(mtype, payload)
+        for entry in kept:
+            self.queue(entry.mtype, entry.payload)
         self.expected = 0
         self.held = {}
-        self.gap_frames = 0
         self.rewind()
+
+
+def _written_before(order, other):
+    """True if transmission ``order`` came before transmission ``other`` (counts wrap)."""
+    distance = (other - order) & TICKS_MASK
+    return 0 < distance < (TICKS_MASK >> 1)
 
 
 # Payloads -----------------------------------------------------------------------------
@@ -467,6 +646,28 @@ def unpack_identify(payload):
     fields = _unpack("<BBBBIIHBB", payload, "IDENTIFY")
     # MicroPython has no starred expressions in tuple displays
     return (fields[0], (fields[1], fields[2], fields[3])) + tuple(fields[4:])  # noqa: RUF005
+
+
+def pack_ack(latest):
+    """ACK: the number of the frame just received."""
+    return bytes((latest & 0xFF,))
+
+
+def unpack_ack(payload):
+    """The number of the frame the ACK answers; None for an ACK without it."""
+    return payload[0] if len(payload) == 1 else None
+
+
+def pack_nak(latest, bitmap):
+    """NAK: the number of the frame just received, then the bitmap of the frames held."""
+    return bytes((latest & 0xFF,)) + bytes(bitmap)
+
+
+def unpack_nak(payload):
+    """``(latest, bitmap)``; ``(None, b"")`` for a NAK without them."""
+    if len(payload) < 2:
+        return None, b""
+    return payload[0], bytes(payload[1:])
 
 
 def pack_set_leds(start, rgb):

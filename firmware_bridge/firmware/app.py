@@ -49,6 +49,7 @@ class Firmware:
         self.decoder = wire.Decoder()
         self.channel = wire.Channel()
         self.host_id = None
+        self.reply = None  # the ACK or NAK for the frames read in this step
         self.running = True
         self.errors = 0
         now = clock()
@@ -76,6 +77,7 @@ class Firmware:
         except Exception as error:  # the table must keep running whatever happened
             self.errors += 1
             self.report(ERR_INTERNAL, f"firmware error: {error!r}")
+        self._answer()
         self._flush(now)
         self._watch_host(now)
         self._refresh(now)
@@ -84,10 +86,22 @@ class Firmware:
         """Write retransmissions and newly admitted messages, once a host is known."""
         if self.host_id is not None:
             self._write(self.channel.poll(now))
-            self._write(self.channel.transmit(now))
+
+    def _answer(self):
+        """Write the reply to the last reliable frame read: it answers all the earlier ones."""
+        if self.reply is not None:
+            self._write((self.reply,))
+            self.reply = None
 
     def _write(self, frames):
-        """Put frames on the line."""
+        """Put frames on the line, after a delimiter that ends any half frame before them.
+
+        Without it the first frame after a quiet spell would be lost whenever the
+        last one before it lost its delimiter on the line: the receiver would
+        take both for one frame.
+        """
+        if frames:
+            self.port.write(wire.DELIMITER)
         for frame in frames:
             self.port.write(frame)
 
@@ -143,9 +157,9 @@ class Firmware:
         elif mtype == wire.PING:
             self.port.write(wire.encode_frame(0, wire.PONG, payload))
         elif mtype == wire.ACK:
-            self._write(self.channel.on_ack(seq, now))
+            self._write(self.channel.on_ack(seq, now, payload))
         elif mtype == wire.NAK:
-            self._write(self.channel.on_nak(seq, now))
+            self._write(self.channel.on_nak(seq, now, payload))
         elif mtype == wire.REPL and bytes(payload) == wire.REPL_MAGIC:
             self.running = False
 
@@ -155,6 +169,7 @@ class Firmware:
         if host_id != self.host_id:
             self.host_id = host_id
             self.channel.restart(keep_pending=True)
+            self.reply = None  # it answered the previous host's frames
         self._send_identify(now)
 
     def _send_identify(self, now):
@@ -179,7 +194,7 @@ class Firmware:
             return
         messages, reply = self.channel.receive(seq, mtype, payload)
         if reply is not None:
-            self.port.write(reply)
+            self.reply = reply
         for message_type, message in messages:
             self._execute(message_type, message, now)
 

@@ -82,27 +82,55 @@ def wire_vectors():
     show("error", f"{code} {text}")
 
 
+def seqs(frames):
+    """The sequence numbers of the frames in ``frames``."""
+    decoder = wire.Decoder()
+    return [seq for seq, _, _ in decoder.feed(b"".join(frames))]
+
+
+def receive_all(receiver, frames, delivered):
+    """Hand frames to a receiver; its last reply (which answers them all)."""
+    reply = None
+    decoder = wire.Decoder()
+    for seq, mtype, payload in decoder.feed(b"".join(frames)):
+        messages, reply = receiver.receive(seq, mtype, payload)
+        delivered += [message[0] for _, message in messages]
+    return reply
+
+
+def answer(sender, reply, now):
+    """Hand a reply's frames (every copy) to the sender; what it writes back."""
+    out = []
+    decoder = wire.Decoder()
+    for seq, mtype, payload in decoder.feed(reply):
+        act = sender.on_ack if mtype == wire.ACK else sender.on_nak
+        out += act(seq, now, payload)
+    return out
+
+
 def channel_vectors():
-    sender = wire.Channel(timeout_ms=20, max_timeout_ms=80)
+    sender = wire.Channel(timeout_ms=20, min_timeout_ms=5, max_timeout_ms=80)
     receiver = wire.Channel()
     for number in range(20):
         sender.queue(wire.LOG, bytes((number,)))
     first = sender.transmit(0)
     show("in flight", len(first))
     delivered = []
-    decoder = wire.Decoder()
-    for index, frame in enumerate(first):
-        if index == 3:
-            continue  # lost on the line
-        for seq, mtype, payload in decoder.feed(frame):
-            messages, reply = receiver.receive(seq, mtype, payload)
-            delivered += [message[0] for _, message in messages]
-            show(f"reply {seq}", hexed(reply) if reply else None)
-    show("retransmit at 20", [hexed(f) for f in sender.poll(20)])
-    show("retransmit at 45", [hexed(f) for f in sender.poll(45)])
-    show("nak", [hexed(f) for f in sender.on_nak(3, 50)])
+    reply = receive_all(receiver, first[:3] + first[4:], delivered)  # frame 3 lost
+    show("reply", hexed(reply))
+    resent = answer(sender, reply, 4)
+    show("resent after nak", seqs(resent))
+    show("round trip", (sender.round_trip_ms(), sender.resend_timeout_ms()))
+    reply = receive_all(receiver, resent, delivered)
+    show("after the gap", (answer(sender, reply, 6), len(sender.pending)))
     show("delivered", delivered)
-    show("counters", (sender.retransmissions, receiver.gaps, receiver.duplicates))
+    sender.queue(wire.LOG, b"tail")
+    receive_all(receiver, sender.transmit(7), delivered)  # its ACK is lost
+    wait = sender.resend_timeout_ms()
+    show("probe", (seqs(sender.poll(6 + wait)), seqs(sender.poll(7 + wait))))
+    show("old nak", seqs(sender.on_nak(20, 100)))
+    show("counters", (sender.retransmissions, sender.timeouts, receiver.gaps, receiver.naks))
+    show("duplicates", receiver.duplicates)
 
 
 def button_vectors():

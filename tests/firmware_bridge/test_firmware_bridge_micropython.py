@@ -70,6 +70,11 @@ def test_vectors_are_identical_under_micropython_and_cpython() -> None:
     assert "host lost at 2999: False" in lines
     assert "host lost at 3011: True" in lines
     assert "status led: (255, 0, 0)" in lines
+    # the channel's recovery: a NAK resends just the lost frame, the timer probes twice
+    assert "resent after nak: [3]" in lines
+    assert f"delivered: {list(range(20))}" in lines
+    assert "round trip: (4, 12)" in lines  # 4 ms measured; timeout 4 + 4 x 2 ms
+    assert "probe: ([], [20, 20])" in lines
 
 
 def test_a_failing_script_fails_under_micropython() -> None:
