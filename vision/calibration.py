@@ -92,12 +92,22 @@ class Calibration:
             raise CalibrationError(f"calibration file: bad or missing value ({error})") from error
         return cls(geometry, empty, colours)
 
+    def dumps(self) -> str:
+        """The calibration file's text (what :meth:`save` writes and :meth:`load` reads)."""
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
     def save(self, path: str | Path) -> None:
-        """Write the calibration file (atomically: a crash never leaves half a file)."""
+        """Write the calibration file (atomically: a crash never leaves half a file).
+
+        A failed write removes its temporary file and raises the ``OSError``.
+        """
         target = Path(path)
         temporary = target.with_name(target.name + ".tmp")
-        temporary.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
-        temporary.replace(target)
+        try:
+            temporary.write_text(self.dumps(), encoding="utf-8")
+            temporary.replace(target)
+        finally:
+            temporary.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:

@@ -7,9 +7,10 @@ frame can be had right now: the reader reports that as "no camera") and
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -19,6 +20,8 @@ import numpy as np
 from vision.geometry import Position, start_position
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+MAX_CAMERA_INDEX = 255
+"""The largest ``/dev/videoN`` number a camera index may name (V4L2 allows 256 devices)."""
 UNREADABLE = np.zeros((0, 0, 3), np.uint8)
 """What a file source hands out for a file it cannot decode: the reader calls it a bad frame."""
 
@@ -45,9 +48,21 @@ class Capture(Protocol):
     def release(self) -> None: ...
 
 
+@contextlib.contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """OpenCV's own log silenced: a camera that cannot be opened is said once, by us."""
+    previous = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(previous)
+
+
 def open_v4l2(index: int, size: tuple[int, int]) -> cv2.VideoCapture:
     """A USB camera through V4L2 at the requested size, with the smallest driver buffer."""
-    capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
+    with quiet_opencv():
+        capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
     capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
     capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
     capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
@@ -86,8 +101,29 @@ class CameraSource:
 
     @classmethod
     def usb(cls, index: int, size: tuple[int, int] = (1280, 720)) -> CameraSource:
-        """A USB camera by index (``/dev/videoN``)."""
+        """A USB camera by index (``/dev/videoN``), reopened in the background when it fails."""
         return cls(lambda: open_v4l2(index, size))
+
+    @classmethod
+    def usb_now(
+        cls,
+        index: int,
+        size: tuple[int, int] = (1280, 720),
+        opener: Callable[..., Capture] = open_v4l2,
+    ) -> CameraSource:
+        """A USB camera that opens at once, or a :class:`SourceError` saying why it cannot.
+
+        For a command a person waits on (``cogtable calibrate``): no waiting
+        for a camera that is not there. Once open it is reopened as :meth:`usb`.
+        """
+        if not 0 <= index <= MAX_CAMERA_INDEX:
+            raise SourceError(f"camera {index} cannot be opened: camera numbers are 0 to 255")
+        capture = opener(index, size)
+        if not capture.isOpened():
+            capture.release()
+            raise SourceError(f"camera {index} cannot be opened: {_why_not(index)}")
+        first = [capture]
+        return cls(lambda: first.pop() if first else opener(index, size))
 
     def read(self) -> np.ndarray | None:
         """The newest frame, or None while the camera is down."""
@@ -160,6 +196,13 @@ class CameraSource:
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+
+def _why_not(index: int) -> str:
+    device = Path(f"/dev/video{index}")
+    if not device.exists():
+        return f"there is no {device} (is it plugged in? `ls /dev/video*` lists the cameras)"
+    return f"{device} exists but gives no video (in use by another program, or not a camera)"
 
 
 class PiCameraSource:
@@ -278,8 +321,8 @@ def open_source(spec: str, size: tuple[int, int] = (1280, 720), seed: int = 0) -
         return SyntheticSource(seed=seed, size=size)
     if spec == "picamera":
         return PiCameraSource(size)
-    if spec.isdigit():
-        return CameraSource.usb(int(spec), size)
+    if spec.isdecimal():
+        return CameraSource.usb_now(int(spec), size)
     path = Path(spec)
     if path.is_dir() or (path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES):
         return ImageFolderSource(path)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cogtable.board_setup import board_geometry, calibration_path
 from cogtable.errors import UserError
+from cogtable.files import Output, check_output, write_files
 from hardware.profile import ProfileError, load_profile
 from vision.calibration import CalibrationError, learn
 from vision.geometry import BoardGeometry, start_position
@@ -22,6 +23,7 @@ LAYOUT_TEXT = (
     "bottom-left peg, the blue base on the bottom-right peg, nothing else on the board; "
     "keep hands clear."
 )
+MAX_TIMEOUT_S = 600.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,24 +56,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Grab frames of the start layout, learn, save, then read a fresh frame for the overlay."""
+    """Grab frames of the start layout, learn, then write the calibration and the overlay.
+
+    Every input and both outputs are checked before the camera is opened, and
+    the two files are written together at the end, or neither.
+    """
     if not 1 <= args.frames <= 100:
         raise UserError(f"--frames {args.frames} is out of range: use 1 to 100")
+    if not 0 < args.timeout <= MAX_TIMEOUT_S:
+        raise UserError(f"--timeout {args.timeout:g} is out of range: use up to {MAX_TIMEOUT_S} s")
+    size = _size(args.size)
     geometry, args.out = _profile_geometry_and_out(args.profile, args.out)
-    print(LAYOUT_TEXT)
+    for output in (args.out, args.overlay):
+        check_output(output)
     try:
-        source = open_source(args.source, _size(args.size))
+        source = open_source(args.source, size)
     except SourceError as error:
         raise UserError(str(error)) from error
+    print(LAYOUT_TEXT)
     try:
         frames = _grab(source, args.frames, args.timeout, geometry)
         calibration = _learn(frames, geometry)
         check = _grab(source, 1, args.timeout, geometry)[0]
     finally:
         source.close()
-    _save(calibration, args.out)
     reading = BoardReader(calibration.geometry, calibration).read(check)
-    _write(args.overlay, png_bytes(draw_reading(check, reading, calibration.geometry)))
+    overlay = png_bytes(draw_reading(check, reading, calibration.geometry))
+    write_files(
+        [Output(args.out, calibration.dumps().encode("utf-8")), Output(args.overlay, overlay)]
+    )
     _report(args, len(frames), reading)
     return 0
 
@@ -123,20 +136,6 @@ def _learn(frames, geometry: BoardGeometry):
         return learn(frames, start_position(), geometry)
     except CalibrationError as error:
         raise UserError(str(error)) from error
-
-
-def _save(calibration, path: Path) -> None:
-    try:
-        calibration.save(path)
-    except OSError as error:
-        raise UserError(f"cannot write {path}: {error.strerror}") from error
-
-
-def _write(path: Path, data: bytes) -> None:
-    try:
-        path.write_bytes(data)
-    except OSError as error:
-        raise UserError(f"cannot write {path}: {error.strerror}") from error
 
 
 def _report(args: argparse.Namespace, frames: int, reading) -> None:

@@ -52,6 +52,13 @@ HELP = "Play whole games on the mock table: simulated people, camera, Pico and L
 WORLD_FILE = "mock-world.json"
 MAX_FRAMES_PER_GAME = 20_000
 """A game that needs more camera frames than this is stuck: the run stops with an error."""
+MIN_READABLE_SIDE = 420
+"""The shortest frame side (pixels) at which the reader reads the synthetic board reliably.
+
+The synthetic camera's board fills 78-95% of the shorter side; below this
+some camera poses are never read at all, and the game would never end.
+``benchmarks/bench_readable_size.py`` measures it.
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -159,10 +166,15 @@ def play(
     state_dir: Path,
     actors: Sequence[Callable[[MockWorld, Runtime, People], object]] = (),
 ) -> Played:
-    """Run the mock table until the people are done; ``actors`` also act every frame (tests)."""
-    world = MockWorld(
-        camera=args.camera, camera_size=args.size, seed=args.seed, geometry=board_geometry(profile)
-    )
+    """Run the mock table until the people are done; ``actors`` also act every frame (tests).
+
+    Every input (the frame size, a kept ``mock-world.json``) is checked before
+    anything is created in ``state_dir``.
+    """
+    _check_readable(args.camera, args.size)
+    geometry = board_geometry(profile)
+    saved = _saved_board(state_dir / WORLD_FILE, args, geometry)
+    world = MockWorld(camera=args.camera, camera_size=args.size, seed=args.seed, geometry=geometry)
     choice = choose(profile, "kogworks")
     runtime = Runtime(
         profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
@@ -170,7 +182,7 @@ def play(
     try:
         _check_resumed(runtime, choice, state_dir)
         people = _people(args, runtime)
-        _set_up(state_dir / WORLD_FILE, world, people, runtime)
+        _set_up(state_dir / WORLD_FILE, saved, world, people, runtime)
         world.actors += [people, Saver(state_dir / WORLD_FILE, people), Watchdog(people, runtime)]
         world.actors += [
             functools.partial(actor, runtime=runtime, people=people) for actor in actors
@@ -180,6 +192,34 @@ def play(
     finally:
         runtime.stop()
     return Played(people, runtime, reason)
+
+
+def _check_readable(camera: str, size: tuple[int, int]) -> None:
+    """Refuse at once a rendered frame too small to read (the game would never end)."""
+    if camera == "render" and min(size) < MIN_READABLE_SIDE:
+        width, height = size
+        raise UserError(
+            f"--size {width}x{height}: the board is too small to read at that size; the camera "
+            f"reads it reliably from {MIN_READABLE_SIDE} pixels on the shorter side "
+            f"(e.g. 560x420), or use --camera truth"
+        )
+
+
+def _saved_board(path: Path, args: argparse.Namespace, geometry: Any) -> dict[str, Any] | None:
+    """What a killed run kept in ``path`` (None: nothing, or another game's); UserError if garbage.
+
+    Checked by restoring it into a scratch world and scratch people, so a
+    broken file is refused before the journal is created.
+    """
+    data = _load(path)
+    if data is None or (isinstance(data, dict) and data.get("game") not in (None, "kogworks")):
+        return None
+    try:
+        MockWorld(geometry=geometry).restore(data["world"])
+        People(lambda: None, None, args.seed, _style(args), args.games).restore(data["people"], 0)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise UserError(f"cannot read the mock board {path}: {error!r}") from error
+    return data
 
 
 def _check_resumed(runtime: Runtime, choice: GameChoice, state_dir: Path) -> None:
@@ -381,8 +421,12 @@ def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
     )
 
 
+def _style(args: argparse.Namespace) -> Style:
+    return Style((args.red, args.blue), args.illegal_rate, args.undo_rate)
+
+
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
-    style = Style((args.red, args.blue), args.illegal_rate, args.undo_rate)
+    style = _style(args)
 
     def say(text: str) -> None:
         if not args.quiet and runtime.screen is not None:
@@ -395,11 +439,10 @@ def _people(args: argparse.Namespace, runtime: Runtime) -> People:
     return people
 
 
-def _set_up(saved: Path, world: MockWorld, people: People, runtime: Runtime) -> None:
-    """Carry on from a kept board; or lay out the journal's game; or start afresh."""
-    data = _load(saved)
-    if isinstance(data, dict) and data.get("game") not in (None, runtime.table.game_name):
-        data = None  # what a run of another game left: no board of this one
+def _set_up(
+    saved: Path, data: dict[str, Any] | None, world: MockWorld, people: People, runtime: Runtime
+) -> None:
+    """Carry on from a kept board (``data``, checked); or lay out the journal's game; or afresh."""
     if data is not None:
         try:
             _carry_on(data, world, people)

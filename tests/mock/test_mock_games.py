@@ -23,7 +23,7 @@ def test_fifty_games_journal_exactly_the_legal_moves_the_people_made(tmp_path: P
 
 def test_a_game_read_from_rendered_frames_journals_exactly_the_moves(tmp_path: Path) -> None:
     played = play(
-        tmp_path, "--camera", "render", "--size", "480x360", "--seed", "3", "--illegal-rate", "0.2"
+        tmp_path, "--camera", "render", "--size", "560x420", "--seed", "3", "--illegal-rate", "0.2"
     )
     assert played.people.finished, played.reason
     ((status, actions),) = journal_games(tmp_path)

@@ -1,0 +1,179 @@
+"""Bad input, one case of issue 17 each: one line, exit status 2, nothing written before it fails.
+
+The walk over every subcommand is in tests/test_cli_walk.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cogtable.files
+from cogtable.commands.sim import MIN_READABLE_SIDE
+from cogtable.errors import UserError
+from cogtable.files import Output, check_output, write_files
+from cogtable.runtime import JOURNAL_NAME
+from tests.unprivileged import CliResult, Snapshot, run_cli
+from vision.sources import CameraSource, SourceError
+
+
+def one_error(result: CliResult) -> str:
+    """The one line a refused command wrote to stderr (and that it was refused)."""
+    assert result.status == 2, (result.status, result.err)
+    assert "Traceback" not in result.err
+    lines = result.error_lines()
+    assert len(lines) == 1, result.err
+    return lines[0]
+
+
+# -- outputs: checked first, written atomically ------------------------------------
+
+
+def test_write_files_leaves_nothing_when_the_second_file_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = cogtable.files._write_temporary
+    calls: list[Path] = []
+
+    def second_fails(output: Output) -> Path:
+        calls.append(output.path)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(output)
+
+    monkeypatch.setattr(cogtable.files, "_write_temporary", second_fails)
+    first, second = tmp_path / "first.json", tmp_path / "second.png"
+    with pytest.raises(UserError, match=f"cannot write {second}: No space left on device"):
+        write_files([Output(first, b"one"), Output(second, b"two")])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_files_replaces_a_file_keeping_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "cal.json"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    write_files([Output(target, b"new")])
+    assert target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert [path.name for path in tmp_path.iterdir()] == ["cal.json"]
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("folder", "it is a folder; give a file name"), ("no/x.png", "there is no folder")],
+)
+def test_check_output_names_what_is_wrong(tmp_path: Path, name: str, why: str) -> None:
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(UserError, match=why):
+        check_output(tmp_path / name)
+
+
+# -- calibrate ---------------------------------------------------------------------
+
+CALIBRATE = ["calibrate", "--source", "synthetic", "--size", "640x480", "--frames", "1"]
+
+
+def test_calibrate_writes_nothing_when_the_overlay_cannot_be_written(tmp_path: Path) -> None:
+    out = tmp_path / "c" / "cal.json"
+    out.parent.mkdir()
+    result = run_cli([*CALIBRATE, "--out", str(out), "--overlay", "/unwritable/x.png"])
+    assert one_error(result) == (
+        "cogtable calibrate: cannot write /unwritable/x.png: there is no folder /unwritable"
+    )
+    assert list(out.parent.iterdir()) == []
+
+
+def test_calibrate_out_naming_a_folder_leaves_no_temporary(tmp_path: Path) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    before = Snapshot.of(tmp_path)
+    result = run_cli([*CALIBRATE, "--out", str(folder), "--overlay", str(tmp_path / "o.png")])
+    assert one_error(result) == (
+        f"cogtable calibrate: cannot write {folder}: it is a folder; give a file name"
+    )
+    assert Snapshot.of(tmp_path) == before
+
+
+def test_calibrate_writes_both_files_and_nothing_else(tmp_path: Path) -> None:
+    out, overlay = tmp_path / "cal.json", tmp_path / "o.png"
+    result = run_cli([*CALIBRATE, "--out", str(out), "--overlay", str(overlay)])
+    assert result.status == 0, result.err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["cal.json", "o.png"]
+    assert overlay.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_camera_that_is_not_there_is_one_line_without_opencv_warnings(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cal.json"
+    result = run_cli(["calibrate", "--source", "99", "--out", str(out)])
+    error = one_error(result)
+    assert error.startswith("cogtable calibrate: camera 99 cannot be opened: ")
+    assert "WARN" not in capfd.readouterr().err  # OpenCV writes to the file descriptor
+    assert list(tmp_path.iterdir()) == []
+
+
+class ClosedCapture:
+    """A capture that never opens (an absent camera)."""
+
+    released = False
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return False
+
+    def read(self) -> tuple[bool, Any]:
+        return False, None
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_usb_now_asks_the_camera_once_and_says_why_it_cannot_be_opened() -> None:
+    opened: list[ClosedCapture] = []
+
+    def opener(index: int, size: tuple[int, int]) -> ClosedCapture:
+        opened.append(ClosedCapture())
+        return opened[-1]
+
+    with pytest.raises(SourceError, match="camera 99 cannot be opened: there is no /dev/video99"):
+        CameraSource.usb_now(99, opener=opener)  # type: ignore[arg-type]
+    assert len(opened) == 1 and opened[0].released
+    with pytest.raises(SourceError, match="camera numbers are 0 to 255"):
+        CameraSource.usb_now(10**20, opener=opener)  # type: ignore[arg-type]
+    assert len(opened) == 1
+
+
+# -- sim ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["garbage", "{}", "[]", '{"world": {"pieces": []}, "people": {}}', "\x00\xff"]
+)
+def test_sim_refuses_a_garbage_saved_board_before_creating_the_journal(
+    tmp_path: Path, text: str
+) -> None:
+    (tmp_path / "mock-world.json").write_text(text, encoding="latin-1")
+    before = Snapshot.of(tmp_path)
+    argv = ["sim", "kogworks", "--quiet", "--camera", "truth", "--state-dir", str(tmp_path)]
+    result = run_cli(argv)
+    assert "cannot read the mock board" in one_error(result)
+    assert not (tmp_path / JOURNAL_NAME).exists()
+    assert Snapshot.of(tmp_path) == before
+
+
+@pytest.mark.parametrize("size", ["100x80", "640x360", f"{MIN_READABLE_SIDE - 1}x1000"])
+def test_sim_refuses_a_frame_too_small_to_read_at_once(tmp_path: Path, size: str) -> None:
+    result = run_cli(["sim", "kogworks", "--size", size, "--state-dir", str(tmp_path)])
+    error = one_error(result)
+    assert error.startswith(f"cogtable sim: --size {size}: the board is too small to read")
+    assert f"from {MIN_READABLE_SIDE} pixels on the shorter side" in error
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sim_truth_camera_needs_no_readable_size(tmp_path: Path) -> None:
+    argv = ["sim", "kogworks", "--quiet", "--camera", "truth", "--size", "100x80"]
+    result = run_cli([*argv, "--state-dir", str(tmp_path)])
+    assert result.status == 0, result.err
+    assert "game 1:" in result.out
