@@ -273,21 +273,24 @@ class Profile:
 
 def gpio_pins(profile: Profile) -> dict[str, Pin]:
     """Every GPIO pin the profile uses, by the dotted key that names it."""
-    pins: dict[str, Pin] = {}
-    if profile.gpio is not None:
-        pins.update(
-            {
-                "gpio.new_game_pin": profile.gpio.new_game_pin,
-                "gpio.pause_pin": profile.gpio.pause_pin,
-            }
-        )
-    for number, seat in enumerate(profile.seats):
+    return _pin_uses(profile.gpio, list(enumerate(profile.seats)), profile.dice)
+
+
+def _pin_uses(
+    gpio: GpioProfile | None, seats: list[tuple[int, Seat]], dice: DiceProfile | None
+) -> dict[str, Pin]:
+    """The GPIO pins of these sections (seats by their number), by dotted key."""
+    pins: dict[str, Pin | None] = {}
+    if gpio is not None:
+        pins.update({"gpio.new_game_pin": gpio.new_game_pin, "gpio.pause_pin": gpio.pause_pin})
+    for number, seat in seats:
         pins[f"seats[{number}].confirm_pin"] = seat.confirm_pin
         pins[f"seats[{number}].undo_pin"] = seat.undo_pin
         pins[f"seats[{number}].pass_pin"] = seat.pass_pin
         for channel, pin in enumerate(seat.led_pins):
             pins[f"seats[{number}].led_pins[{channel}]"] = pin
-    pins["dice.roll_pin"] = profile.dice.roll_pin
+    if dice is not None:
+        pins["dice.roll_pin"] = dice.roll_pin
     return {key: pin for key, pin in pins.items() if pin is not None}
 
 
@@ -301,11 +304,18 @@ def pico_buttons(profile: Profile) -> dict[int, tuple[int | None, str]]:
 
 def _pico_button_uses(profile: Profile) -> Iterator[tuple[str, int, int | None, str]]:
     """(dotted key, firmware button id, seat or None, kind) for each button on the Pico."""
-    table = {"new_game": profile.pico.new_game_button, "pause": profile.pico.pause_button}
+    return _button_uses(profile.pico, list(enumerate(profile.seats)))
+
+
+def _button_uses(
+    pico: PicoProfile | None, seats: list[tuple[int, Seat]]
+) -> Iterator[tuple[str, int, int | None, str]]:
+    """The Pico buttons of these sections (seats by their number); see _pico_button_uses."""
+    table = {} if pico is None else {"new_game": pico.new_game_button, "pause": pico.pause_button}
     for kind, button in table.items():
         if button is not None:
             yield f"pico.{kind}_button", button, None, kind
-    for number, seat in enumerate(profile.seats):
+    for number, seat in seats:
         buttons = {
             "confirm": seat.confirm_button,
             "undo": seat.undo_button,
@@ -346,8 +356,6 @@ def parse_profile(text: str, source: str = "<string>") -> Profile:
         raise ProfileError(source, [f"not valid TOML: {error}"]) from error
     errors: list[str] = []
     profile = _build_profile(_Table(data, "", errors), source)
-    if profile is not None:
-        _cross_check(profile, errors)
     if errors or profile is None:
         raise ProfileError(source, errors)
     return profile
@@ -598,6 +606,7 @@ def _build_profile(top: _Table, source: str) -> Profile | None:
     top.finish()
     if isinstance(top.data.get("seats"), list):
         _check_seat_count(top, len(seats))
+    _cross_check(parts, seats, top.errors)
     if any(value is _BAD for value in [name, *parts.values(), *seats]) or not seats:
         return None
     return Profile(name=name, seats=seats, source=source, **parts)
@@ -811,18 +820,27 @@ def _segments_fit(table: _Table, segments: list[tuple[str, Any]], length: int) -
 # -- checks across sections ------------------------------------------------------
 
 
-def _cross_check(profile: Profile, errors: list[str]) -> None:
-    """Mistakes no single value shows: names, pins or button ids used twice, seat LEDs."""
-    _check_seat_names(profile, errors)
-    _check_pins_unique(profile, errors)
-    _check_pico_buttons_unique(profile, errors)
-    _check_seat_segment(profile, errors)
-    _check_gpio_table(profile, errors)
+def _cross_check(parts: dict[str, Any], seats: tuple[Any, ...], errors: list[str]) -> None:
+    """Mistakes no single value shows: names, pins or button ids used twice, seat LEDs.
+
+    Checked among the sections (and seats) that are good, whatever else is
+    wrong, so that every mistake is reported at once.
+    """
+    good = {name: None if value is _BAD else value for name, value in parts.items()}
+    good_seats = [(number, seat) for number, seat in enumerate(seats) if seat is not _BAD]
+    pins = _pin_uses(good["gpio"], good_seats, good["dice"])
+    _check_seat_names(good_seats, errors)
+    _check_pins_unique(pins, errors)
+    _check_pico_buttons_unique(_button_uses(good["pico"], good_seats), errors)
+    if good["leds"] is not None and len(good_seats) == len(seats):
+        _check_seat_segment(good["leds"], len(seats), errors)
+    if parts["gpio"] is None:
+        _check_gpio_table(pins, errors)
 
 
-def _check_seat_names(profile: Profile, errors: list[str]) -> None:
+def _check_seat_names(seats: list[tuple[int, Seat]], errors: list[str]) -> None:
     seen: set[str] = set()
-    for number, seat in enumerate(profile.seats):
+    for number, seat in seats:
         if seat.name.lower() in seen:
             errors.append(f'seats[{number}].name = "{seat.name}": expected a name not used before')
         seen.add(seat.name.lower())
@@ -835,9 +853,9 @@ def _canonical_pin(pin: Pin) -> str:
     return re.sub(r"^BCM", "GPIO", pin)
 
 
-def _check_pins_unique(profile: Profile, errors: list[str]) -> None:
+def _check_pins_unique(pins: dict[str, Pin], errors: list[str]) -> None:
     first_user: dict[str, str] = {}
-    for key, pin in gpio_pins(profile).items():
+    for key, pin in pins.items():
         canonical = _canonical_pin(pin)
         if canonical in first_user:
             errors.append(
@@ -847,18 +865,18 @@ def _check_pins_unique(profile: Profile, errors: list[str]) -> None:
         first_user.setdefault(canonical, key)
 
 
-def _check_gpio_table(profile: Profile, errors: list[str]) -> None:
+def _check_gpio_table(pins: dict[str, Pin], errors: list[str]) -> None:
     """GPIO pins need a [gpio] table: one mistake per section (seats, dice) that has pins."""
-    if profile.gpio is not None:
-        return
-    sections = dict.fromkeys(re.split(r"[.\[]", key)[0] for key in gpio_pins(profile))
+    sections = dict.fromkeys(re.split(r"[.\[]", key)[0] for key in pins)
     for section in sections:
         errors.append(f"{section}: pins are given but there is no [gpio] table: expected one")
 
 
-def _check_pico_buttons_unique(profile: Profile, errors: list[str]) -> None:
+def _check_pico_buttons_unique(
+    uses: Iterator[tuple[str, int, int | None, str]], errors: list[str]
+) -> None:
     first_user: dict[int, str] = {}
-    for key, button, _, _ in _pico_button_uses(profile):
+    for key, button, _, _ in uses:
         if button in first_user:
             errors.append(
                 f"{key} = {button}: expected a Pico button id not used elsewhere "
@@ -867,14 +885,13 @@ def _check_pico_buttons_unique(profile: Profile, errors: list[str]) -> None:
         first_user.setdefault(button, key)
 
 
-def _check_seat_segment(profile: Profile, errors: list[str]) -> None:
+def _check_seat_segment(leds: LedProfile, seats: int, errors: list[str]) -> None:
     """A ``seats`` LED segment, when there is one, has exactly one LED per seat."""
     try:
-        leds = profile.leds.segment("seats").leds
+        indices = leds.segment("seats").leds
     except KeyError:
         return
-    if len(leds) != len(profile.seats):
+    if len(indices) != seats:
         errors.append(
-            f"leds.segments.seats = {_show(list(leds))}: expected one LED per seat "
-            f"({len(profile.seats)})"
+            f"leds.segments.seats = {_show(list(indices))}: expected one LED per seat ({seats})"
         )

@@ -177,3 +177,64 @@ def test_sim_truth_camera_needs_no_readable_size(tmp_path: Path) -> None:
     result = run_cli([*argv, "--state-dir", str(tmp_path)])
     assert result.status == 0, result.err
     assert "game 1:" in result.out
+
+
+# -- profile check -----------------------------------------------------------------
+
+BROKEN_PROFILE = """
+name = "x"
+[camera]
+source = "synthetic"
+resolution = "big"
+[board]
+peg_pitch_mm = 25.0
+marker_size_mm = 45.0
+[[board.markers]]
+id = 0
+x_mm = 0
+y_mm = 0
+[serial]
+port = "sim"
+[gpio]
+new_game_pin = 17
+[pico]
+new_game_button = 3
+[leds]
+length = 10
+[leds.segments]
+status = [0]
+seats = [1, 2, 3]
+[[seats]]
+name = "Red"
+colour = "#ff0000"
+confirm_pin = 17
+undo_button = 3
+[[seats]]
+name = "Blue"
+colour = "not a colour"
+[[seats]]
+name = "red"
+colour = "#00ff00"
+confirm_pin = "GPIO17"
+"""
+
+
+def test_profile_check_reports_duplicates_with_every_other_mistake(tmp_path: Path) -> None:
+    """A pin or button used twice is named even while other sections are wrong."""
+    path = tmp_path / "broken.toml"
+    path.write_text(BROKEN_PROFILE)
+    result = run_cli(["profile", "check", str(path)])
+    assert result.status == 2
+    unused = "expected a pin not used elsewhere (it is already gpio.new_game_pin)"
+    assert result.error_lines() == [
+        f"{path}: 7 mistakes",
+        '  camera.resolution = "big": expected [width, height] in pixels, each 16-8192',
+        "  board.markers = [0]: expected at least 4 markers (the board's homography needs them)",
+        '  seats[1].colour = "not a colour": expected a colour: '
+        '"#rrggbb" or [red, green, blue] 0-255',
+        '  seats[2].name = "red": expected a name not used before',
+        f"  seats[0].confirm_pin = 17: {unused}",
+        f'  seats[2].confirm_pin = "GPIO17": {unused}',
+        "  seats[0].undo_button = 3: expected a Pico button id not used elsewhere "
+        "(it is already pico.new_game_button)",
+    ]
