@@ -771,8 +771,9 @@ def _show_pawns(leds: Frame, state: CogState, scene: Scene) -> None:
 def _show_spaces(leds: Frame, state: CogState, scene: Scene) -> None:
     """Cog spaces: where the current player may go (dim), refused (red), differing (amber)."""
     verdict = scene.verdict
-    if verdict.kind == "illegal" and verdict.action is not None and not verdict.places:
-        leds.set("seats", verdict.action.player, RED, blink(0.4))
+    refused = verdict.action.player if verdict.action is not None else CHANCE
+    if verdict.kind == "illegal" and not verdict.places and 0 <= refused < _size(leds, "seats"):
+        leds.set("seats", refused, RED, blink(0.4))  # a word refused: that player's seat
     if not _size(leds, "cog-spaces"):
         return
     if verdict.kind == "illegal":
