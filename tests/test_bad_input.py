@@ -5,6 +5,7 @@ The walk over every subcommand is in tests/test_cli_walk.py.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from cogtable.commands.sim import MIN_READABLE_SIDE
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
 from cogtable.runtime import JOURNAL_NAME
+from cogtable.terminal import QUIT, front_ends, is_quit
+from games.core import Record
 from tests.unprivileged import CliResult, Snapshot, run_cli
 from vision.sources import CameraSource, SourceError
 
@@ -238,3 +241,47 @@ def test_profile_check_reports_duplicates_with_every_other_mistake(tmp_path: Pat
         "  seats[0].undo_button = 3: expected a Pico button id not used elsewhere "
         "(it is already pico.new_game_button)",
     ]
+
+
+# -- quitting a game in the terminal -------------------------------------------------
+
+TABLE = ["play", "cog", "--players", "2", "--seats", "random,greedy", "--seed", "5", "--table"]
+
+
+def _play(argv: list[str], typed: str, monkeypatch: pytest.MonkeyPatch) -> CliResult:
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    return run_cli(argv)
+
+
+def test_at_the_table_q_is_the_letter_q_and_quit_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "game.json"
+    result = _play([*TABLE, "--record", str(record)], "3\nq\nquit\n", monkeypatch)
+    assert result.status == 0, result.err
+    assert "'quit' stops the game (a single letter, q too, is always a letter drawn)" in result.out
+    assert "Draw a letter from the bag" in result.out and "Game abandoned." in result.out
+    actions = Record.loads(record.read_text()).actions
+    assert [action.notation() for action in actions] == ["roll 3", "draw Q"]
+
+
+HUMAN_SEAT = {
+    "cog": ["--players", "2", "--seats", "human,random"],
+    "commissars": ["--seats", "human,greedy", "--seed", "2"],
+    "cookie": ["--seat", "1=human"],
+    "kogworks": ["--red", "human"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(front_ends()))
+def test_every_game_quits_on_quit_only_and_its_prompt_says_so(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = _play(["play", game, *HUMAN_SEAT[game]], "q\nQUIT\n", monkeypatch)
+    assert "Traceback" not in result.err
+    assert QUIT in result.out
+    quitted = result.out.lower().count("abandoned") + result.out.count("left unfinished")
+    quitted += result.err.count("game abandoned")
+    assert quitted == 1, result.out[-500:] + result.err
+    assert "input ended" not in (result.out + result.err).lower()
+    assert not is_quit("q") and is_quit(" Quit ")

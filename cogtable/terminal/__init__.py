@@ -11,6 +11,18 @@ import importlib
 import pkgutil
 from types import ModuleType
 
+QUIT = "quit"
+"""The one word that stops a game, at every prompt of every game.
+
+Nothing shorter: at a table a single letter is always an answer (``q`` draws
+the Q from the bag), so quitting can never be typed by mistake.
+"""
+
+
+def is_quit(answer: str) -> bool:
+    """The answer is the quit word (any case, spaces around it allowed)."""
+    return answer.strip().casefold() == QUIT
+
 
 def front_ends() -> dict[str, ModuleType]:
     """Every game's terminal module, by game name."""

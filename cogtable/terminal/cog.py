@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cogtable.errors import UserError
+from cogtable.terminal import QUIT, is_quit
 from games import cog
 from games.cog.actions import Activate, CompleteItem, DrawCard, DrawLetter, RollDie, TakeCard
 from games.cog.edition import describe_card
@@ -28,6 +29,10 @@ from games.core import CHANCE, Action, State
 HELP = "C.O.G.: collect letters with your cogs and spell goal words on your grid."
 SEAT_KINDS = ("human", *PLAYERS)
 MAX_PLIES = 20_000
+TABLE_HELP = (
+    f"Type what the table rolled or drew at each question; '{QUIT}' stops the game "
+    "(a single letter, q too, is always a letter drawn)."
+)
 
 
 class InputEnded(UserError):
@@ -89,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
 def _play(state: CogState, seats: list[str], args: argparse.Namespace, out: TextIO) -> None:
     """Apply one action after another until the game ends or a human quits."""
     rng = random.Random(args.seed)
+    if args.table:
+        out.write(TABLE_HELP + "\n")
     for _ in range(MAX_PLIES):
         if state.is_over():
             return
@@ -142,10 +149,10 @@ def ask_choice(state: CogState, player: int, out: TextIO) -> Action | None:
     for number, action in enumerate(legal, start=1):
         out.write(f"  {number:3d}. {action.notation()}{_explained(state, action)}\n")
     while True:
-        out.write(f"{COLOURS[player]}, your choice (number or notation, q to quit): ")
+        out.write(f"{COLOURS[player]}, your choice (number or notation, or {QUIT}): ")
         out.flush()
         answer = _read_answer(f"{COLOURS[player]}'s choice")
-        if answer == "q":
+        if is_quit(answer):
             return None
         chosen = _match(answer, legal)
         if chosen is not None:
@@ -179,14 +186,19 @@ def _card_slot_words(state: CogState, action: TakeCard) -> str:
 # -- chance typed by a person at the table -----------------------------------
 
 
-def ask_chance(state: CogState, out: TextIO) -> Action:
-    """Ask what the table rolled or drew; only an outcome the game allows is taken."""
+def ask_chance(state: CogState, out: TextIO) -> Action | None:
+    """Ask what the table rolled or drew; only an outcome the game allows is taken.
+
+    ``None`` when the person types the quit word (a single letter is a letter).
+    """
     outcomes = [action for action, _ in state.chance_outcomes()]
     question = chance_question(state)
     while True:
         out.write(f"{question} ")
         out.flush()
         answer = _read_answer("what the table rolled or drew")
+        if is_quit(answer):
+            return None
         chosen = _chance_match(state, answer, outcomes)
         if chosen is not None:
             return chosen

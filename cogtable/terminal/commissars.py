@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogtable.errors import UserError
+from cogtable.terminal import QUIT, is_quit
 from games import commissars
 from games.commissars.cards import KIND_NAMES
 from games.commissars.players import PLAYERS, wants_to_interject
@@ -190,13 +191,13 @@ def _pick(state: CommissarsState, player: int, question: str) -> Action | None:
     if question and not actions:
         question = "no Blitz you could play now; press Enter to let the game go on"
     prompt = (
-        f"{name.capitalize()}: {question} "
+        f"{name.capitalize()}: {question} ({QUIT} stops the game) "
         if question
-        else f"{name}, choose 1-{len(actions)} (q quits): "
+        else f"{name}, choose 1-{len(actions)} (or {QUIT}): "
     )
     while True:
         answer = _read(prompt).strip()
-        if answer.lower() == "q":
+        if is_quit(answer):
             raise UserError("game abandoned")
         if question and not answer:
             return None

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cogtable.errors import UserError
+from cogtable.terminal import QUIT, is_quit
 from games import cookie
 from games.cookie.actions import Hunt, Play, seat_name
 from games.cookie.players import PLAYERS, Player, make_player
@@ -27,7 +28,6 @@ HELP = "The Cookie 2.0: Every Man for Himself (4-6 players) or The Big Hunt (2-4
 HUMAN = "human"
 KINDS = (HUMAN, *PLAYERS)
 CLEAR = "\033[2J\033[H" + "\n" * 40
-QUIT_WORDS = ("q", "quit", "exit")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -173,8 +173,8 @@ class Table:
         for number, action in enumerate(legal, start=1):
             self.say(f"  {number:2d}. {action.notation()}")
         while True:
-            answer = self.ask(f"{seat_name(seat)}, your choice (1-{len(legal)}, q to quit): ")
-            if answer is None or answer.lower() in QUIT_WORDS:
+            answer = self.ask(f"{seat_name(seat)}, your choice (1-{len(legal)}, or {QUIT}): ")
+            if answer is None or is_quit(answer):
                 self.quit = answer is not None
                 return None
             chosen = _pick(answer, legal)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cogtable.errors import UserError
+from cogtable.terminal import QUIT, is_quit
 from games.core import IllegalAction, State
 from games.kogworks import BASES, PLAYERS, TOP, new_game, parse, peg_at
 from games.kogworks.players import PLAYERS as BUILT_IN
@@ -26,11 +27,11 @@ from games.kogworks.state import KogworksState
 HELP = "Kogworks: link your base wheel to the gold top wheel (Red vs Blue)."
 SEATS = ("human", *BUILT_IN)
 
-PROMPT_HELP = """\
+PROMPT_HELP = f"""\
 Moves:   +7.3      place a cog from your reserve on row 7, position 3
          7.3-8.4   move your cog from 7.3 to the empty peg 8.4
 Rows count 1 (top wheel) to 10 (bases); positions count from the left.
-Commands: moves (list your legal moves), help, quit"""
+Commands: moves (list your legal moves), help, {QUIT}"""
 
 _ANSI = {"red": "\033[31;1m", "blue": "\033[34;1m", "gold": "\033[33;1m", "dim": "\033[2m"}
 _RESET = "\033[0m"
@@ -91,11 +92,12 @@ def human_turn(state: KogworksState, ask: Callable[[str], str] = input) -> bool:
     name = PLAYERS[state.mover]
     while True:
         try:
-            text = ask(f"{name} ({state.reserves()[state.mover]} in reserve)> ").strip()
+            reserve = state.reserves()[state.mover]
+            text = ask(f"{name} ({reserve} in reserve; help, {QUIT})> ").strip()
         except EOFError:
             print("\nInput ended; the game stops here.")
             return False
-        if text in ("quit", "exit"):
+        if is_quit(text):
             print("Game abandoned.")
             return False
         if answer_command(state, text):

@@ -31,7 +31,7 @@ def test_bad_seats_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> No
 def test_a_human_picks_by_number_and_may_quit(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("999\n1\nq\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("999\n1\nquit\n"))
     assert main(["play", "cog", "--players", "2", "--seats", "human,random"]) == 0
     out = capsys.readouterr().out
     assert "not one of the choices" in out and "Game abandoned." in out

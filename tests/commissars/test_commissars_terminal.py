@@ -44,7 +44,7 @@ def test_replay_draws_the_table_with_render(
 def test_a_human_is_prompted_and_a_wrong_answer_is_asked_again(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("99\nabc\nq\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("99\nabc\nquit\n"))
     code = main(["play", "commissars", "--seats", "human,greedy", "--seed", "2"])
     captured = capsys.readouterr()
     assert code == 2

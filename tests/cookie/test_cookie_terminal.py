@@ -80,7 +80,7 @@ def test_pass_and_play_hands_the_screen_over() -> None:
 
 def test_quit_ends_the_game(tmp_path: Path) -> None:
     record = tmp_path / "r.json"
-    status, out = play(["--record", str(record)], typed="q\n")
+    status, out = play(["--record", str(record)], typed="quit\n")
     assert status == 0 and "Game left unfinished." in out
     assert json.loads(record.read_text(encoding="utf-8"))["game"] == "cookie"
 
