@@ -1,4 +1,11 @@
-"""``cogtable firmware flash|check``: install the Pico firmware, or ask it what it is."""
+"""``cogtable firmware flash|check``: install the Pico firmware, or check it against a profile.
+
+``check`` compares the firmware (what the Pico reports at the handshake, and
+the ``config.py`` it was flashed from) with a table profile and names every
+difference on its own line. ``flash --dry-run`` prints what a flash would do
+(the files, where they go, the mpremote command) without mpremote and without
+a Pico.
+"""
 
 from __future__ import annotations
 
@@ -7,45 +14,70 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import serial
 
 from cogtable.errors import UserError
 from firmware_bridge import wire
-from firmware_bridge.link import Link, LinkError, find_pico
+from firmware_bridge.firmware_config import (
+    FirmwareConfig,
+    FirmwareConfigError,
+    read_firmware_config,
+)
+from firmware_bridge.link import PICO_VENDOR_ID, FirmwareInfo, Link, LinkError, find_pico
+from hardware.profile import Profile, ProfileError, load_profile, pico_buttons
 
 NAME = "firmware"
-HELP = "Install the Pico firmware (flash) or report the connected firmware's version (check)."
+HELP = "Install the Pico firmware (flash) or check it against the table profile (check)."
 
 FIRMWARE_DIR = Path(wire.__file__).resolve().parent / "firmware"
-MPREMOTE_MISSING = (
-    "mpremote is not installed; install it with `.venv/bin/pip install mpremote` and try again"
-)
+MPREMOTE_INSTALL = "`.venv/bin/pip install mpremote`"
+MPREMOTE_MISSING = f"mpremote is not installed; install it with {MPREMOTE_INSTALL} and try again"
+FLASH_TIMEOUT_S = 120
+MAX_TIMEOUT_S = 3600.0
+OFFLINE = "none"
+"""``check --port none``: compare config.py with the profile, without a Pico."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``flash`` or ``check``, the port, and a time-out."""
+    """``flash`` or ``check``, the port, the profile and config to compare, a time-out."""
     parser.add_argument("action", choices=("flash", "check"), help="what to do")
     parser.add_argument(
         "--port",
         default="auto",
         help="the Pico's serial port: a path such as /dev/serial/by-id/..., "
-        "'auto' (find the Pico by its USB vendor id) or 'sim' (the simulated Pico; check only)",
+        "'auto' (find the Pico by its USB vendor id), 'sim' (the simulated Pico; check only) "
+        "or 'none' (check only: compare config.py with the profile, no Pico)",
+    )
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="check: table profile (default: the mock table)"
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="check: the firmware's config.py (default: the one flash copies to the Pico)",
     )
     parser.add_argument(
         "--timeout", type=float, default=5.0, help="seconds to wait for the Pico (default 5)"
     )
     parser.add_argument(
-        "--dry-run", action="store_true", help="flash: print the mpremote command, run nothing"
+        "--dry-run",
+        action="store_true",
+        help="flash: print what would be copied where and the mpremote command; run nothing",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Carry out ``flash`` or ``check``."""
-    if args.timeout <= 0:
-        raise UserError(f"--timeout must be positive, got {args.timeout:g}")
+    if not 0 < args.timeout <= MAX_TIMEOUT_S:
+        raise UserError(
+            f"--timeout must be above 0 and at most {MAX_TIMEOUT_S:g} s, got {args.timeout:g}"
+        )
     return flash(args) if args.action == "flash" else check(args)
 
 
@@ -53,19 +85,169 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-    """Connect, shake hands, print what the firmware says it is."""
+    """Print what the firmware is; 0 if it matches the profile, else each difference and 2."""
+    profile = _profile(args.profile)
+    config = _config(args.config)
+    running = None if args.port == OFFLINE else _ask_firmware(args.port, args.timeout)
+    print(_describe(args.port, config, running))
+    found = differences(profile, config, running)
+    if not found:
+        print(f"matches the profile {profile.source}: {_agreement(profile, config, running)}")
+        return 0
+    count = f"{len(found)} difference{'s' if len(found) != 1 else ''}"
+    print(f"the firmware and the profile {profile.source} disagree: {count}", file=sys.stderr)
+    for line in found:
+        print(f"  {line}", file=sys.stderr)
+    return 2
+
+
+def _profile(path: Path | None) -> Profile:
+    """The table profile, or a UserError naming its mistakes."""
+    try:
+        return load_profile(path)
+    except ProfileError as error:
+        raise UserError(str(error)) from None
+
+
+def _config(path: Path | None) -> FirmwareConfig:
+    """The firmware's config.py, or a UserError saying what is wrong with it."""
+    try:
+        return read_firmware_config(path)
+    except FirmwareConfigError as error:
+        raise UserError(str(error)) from None
+
+
+def _ask_firmware(port: str, timeout: float) -> FirmwareInfo:
+    """Connect, shake hands: what the running firmware says it is."""
     with ExitStack() as stack:
-        port = _port_for_check(args.port, stack)
-        link = stack.enter_context(Link(port))
+        link = stack.enter_context(Link(_port_for_check(port, stack)))
         try:
-            info = link.wait_connected(args.timeout)
+            return link.wait_connected(timeout)
         except LinkError as error:
             raise UserError(str(error)) from None
-    print(
-        f"firmware {info.version_text} (protocol {info.protocol}) on {args.port}: "
-        f"{info.leds} LEDs, {info.buttons} buttons, {info.dice} dice"
+
+
+def _describe(port: str, config: FirmwareConfig, running: FirmwareInfo | None) -> str:
+    """One line: the running firmware, or config.py when there is no Pico to ask."""
+    if running is None:
+        return (
+            f"firmware {config.version_text} as {config.path} declares it (no Pico asked): "
+            f"{config.led_count} LEDs, {len(config.buttons)} buttons, {len(config.dice)} dice"
+        )
+    return (
+        f"firmware {running.version_text} (protocol {running.protocol}) on {port}: "
+        f"{running.leds} LEDs, {running.buttons} buttons, {running.dice} dice"
     )
-    return 0
+
+
+def _agreement(profile: Profile, config: FirmwareConfig, running: FirmwareInfo | None) -> str:
+    """What agrees, in a few words."""
+    leds = running.leds if running else config.led_count
+    dice = ", ".join(str(die) for die in profile.dice.pico) or "none"
+    return (
+        f"{profile.leds.length} of {leds} LEDs, status LED {config.status_led}, "
+        f"{len(pico_buttons(profile))} of {len(config.buttons)} buttons, Pico dice: {dice}"
+    )
+
+
+def differences(
+    profile: Profile, config: FirmwareConfig, running: FirmwareInfo | None = None
+) -> list[str]:
+    """Every way the firmware and the profile disagree, one sentence each (none: they agree).
+
+    ``config`` gives the button and die ids and the LEDs the firmware lights by
+    itself (status, pips); ``running``, when a Pico was asked, what it really
+    drives, which must be what ``config`` says (else it was flashed from another
+    config.py).
+    """
+    found = list(_running_versus_config(config, running)) if running else []
+    found += _leds(profile, config, running.leds if running else config.led_count)
+    found += _buttons(profile, config)
+    found += _dice(profile, config)
+    return found
+
+
+def _running_versus_config(config: FirmwareConfig, running: FirmwareInfo) -> Iterator[str]:
+    """Where the Pico's firmware is not the one ``config`` describes."""
+    hint = "flash it again (cogtable firmware flash) or pass its own config.py with --config"
+    pairs = (
+        ("version", running.version_text, config.version_text, "FIRMWARE_VERSION"),
+        ("LED count", running.leds, config.led_count, "LED_COUNT"),
+        ("button count", running.buttons, len(config.buttons), "BUTTONS"),
+        ("dice count", running.dice, len(config.dice), "DICE"),
+    )
+    for what, reported, declared, name in pairs:
+        if reported != declared:
+            yield (
+                f"the Pico reports {what} {reported} but {config.path.name} says {declared} "
+                f"({name}): {hint}"
+            )
+
+
+def _leds(profile: Profile, config: FirmwareConfig, count: int) -> Iterator[str]:
+    """The chain's length, the status LED and the pip faces against the profile's segments."""
+    if profile.leds.length > count:
+        yield (
+            f"the profile's chain has {profile.leds.length} LEDs ([leds] length) but the "
+            f"firmware drives {count} (LED_COUNT)"
+        )
+    owners = {led: s.name for s in profile.leds.segments for led in s.leds if s.name != "status"}
+    status = next((s for s in profile.leds.segments if s.name == "status"), None)
+    if status is not None and status.leds != (config.status_led,):
+        shown = ", ".join(str(led) for led in status.leds)
+        yield (
+            f"the profile's status LED is {shown} ([leds.segments] status) but the firmware "
+            f"breathes LED {config.status_led} when the host is lost (STATUS_LED)"
+        )
+    if config.status_led in owners:
+        yield (
+            f"the firmware's status LED {config.status_led} (STATUS_LED) is in the profile's "
+            f"'{owners[config.status_led]}' segment"
+        )
+    for die in config.dice:
+        yield from _pip_face(die.die, die.pip_leds, count, owners)
+
+
+def _pip_face(die: int, pips: range, count: int, owners: dict[int, str]) -> Iterator[str]:
+    """A die's pip face must be on the chain and on no LED of the profile's."""
+    face = f"die {die}'s pip face (LEDs {pips.start}-{pips.stop - 1}, DICE)"
+    if pips.stop > count:
+        yield f"{face} runs past the firmware's {count} LEDs (LED_COUNT)"
+    taken = sorted({owners[led] for led in pips if led in owners})
+    if taken:
+        yield f"{face} covers LEDs of the profile's {', '.join(repr(n) for n in taken)} segment"
+
+
+def _buttons(profile: Profile, config: FirmwareConfig) -> Iterator[str]:
+    """Every Pico button the profile names must be one of the firmware's."""
+    known = _id_ranges(sorted(config.buttons))
+    for button, (seat, kind) in sorted(pico_buttons(profile).items()):
+        if button not in config.buttons:
+            key = f"pico.{kind}_button" if seat is None else f"seats[{seat}].{kind}_button"
+            whose = "" if seat is None else f" (seat {profile.seats[seat].name})"
+            yield (
+                f"{key} = {button}{whose}: the firmware has no button {button} (BUTTONS: {known})"
+            )
+
+
+def _dice(profile: Profile, config: FirmwareConfig) -> Iterator[str]:
+    """Every Pico die the profile rolls must be one of the firmware's."""
+    known = _id_ranges(sorted(die.die for die in config.dice))
+    for die in profile.dice.pico:
+        if config.die(die) is None:
+            yield f"[dice] pico names die {die}: the firmware has no die {die} (DICE: {known})"
+
+
+def _id_ranges(ids: list[int]) -> str:
+    """Sorted ids as runs: ``0-5, 7, 9-19``; ``none`` if there are none."""
+    runs: list[list[int]] = []
+    for number in ids:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    parts = [f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs]
+    return ", ".join(parts) or "none"
 
 
 def _port_for_check(port: str, stack: ExitStack) -> str:
@@ -94,19 +276,61 @@ def _device(port: str) -> str:
 # flash --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Copy:
+    """One file the flash puts on the Pico: from here, to there (``:name``, the root)."""
+
+    source: Path
+    target: str
+
+
+@dataclass(frozen=True)
+class FlashPlan:
+    """Everything a flash does, in order, and what stands in its way now."""
+
+    device: str
+    """The Pico's port, or a placeholder when none is plugged in now."""
+    copies: tuple[Copy, ...]
+    command: tuple[str, ...]
+    obstacles: tuple[str, ...]
+    """Why the flash could not run now (no mpremote, no Pico); none: it can."""
+
+    def lines(self) -> list[str]:
+        """The plan as a person reads it."""
+        lines = [
+            "flash plan (dry run: nothing is run, nothing is written):",
+            f"  1. ask the cogtable firmware on {self.device} to hand the line to the REPL "
+            "(one REPL frame; other firmware ignores it)",
+            f"  2. copy {len(self.copies)} files to the Pico's flash, at its root:",
+        ]
+        lines += [f"       {copy.source} -> {copy.target}" for copy in self.copies]
+        lines.append("  3. reset the Pico, which then runs main.py")
+        lines.append(f"command: {' '.join(self.command)}")
+        lines += [f"before it can run: {obstacle}" for obstacle in self.obstacles]
+        return lines
+
+
 def firmware_files() -> list[Path]:
     """Every file the Pico needs: the firmware folder and the shared wire protocol."""
     return [*sorted(FIRMWARE_DIR.glob("*.py")), Path(wire.__file__).resolve()]
 
 
-def mpremote_command() -> list[str]:
-    """How to run mpremote here; UserError if it is not installed."""
+def find_mpremote() -> list[str] | None:
+    """How to run mpremote here, or None if it is not installed."""
     found = shutil.which("mpremote")
     if found:
         return [found]
     if importlib.util.find_spec("mpremote") is not None:
         return [sys.executable, "-m", "mpremote"]
-    raise UserError(MPREMOTE_MISSING)
+    return None
+
+
+def mpremote_command() -> list[str]:
+    """How to run mpremote here; UserError if it is not installed."""
+    command = find_mpremote()
+    if command is None:
+        raise UserError(MPREMOTE_MISSING)
+    return command
 
 
 def flash_command(mpremote: list[str], device: str) -> list[str]:
@@ -115,18 +339,55 @@ def flash_command(mpremote: list[str], device: str) -> list[str]:
     return [*mpremote, "connect", device, "cp", *files, ":", "+", "reset"]
 
 
+def plan_flash(port: str) -> FlashPlan:
+    """What flashing through ``port`` would do, found out without touching the Pico."""
+    obstacles = []
+    mpremote = find_mpremote()
+    if mpremote is None:
+        obstacles.append(f"install mpremote with {MPREMOTE_INSTALL}")
+    device = _planned_device(port, obstacles)
+    copies = tuple(Copy(path, f":{path.name}") for path in firmware_files())
+    command = tuple(flash_command(mpremote or ["mpremote"], device))
+    return FlashPlan(device, copies, command, tuple(obstacles))
+
+
+def _planned_device(port: str, obstacles: list[str]) -> str:
+    """The port a flash would use; what is missing goes into ``obstacles``."""
+    if port == "auto":
+        try:
+            return find_pico()
+        except LinkError:
+            obstacles.append(
+                f"plug in the Pico: none is on USB now ('auto' finds it by vendor id "
+                f"{PICO_VENDOR_ID:04x})"
+            )
+            return "<the Pico's port>"
+    if not Path(port).exists():
+        obstacles.append(f"plug in the Pico: there is no serial port {port} now")
+    return port
+
+
 def flash(args: argparse.Namespace) -> int:
-    """Install the firmware with mpremote."""
+    """Install the firmware with mpremote (or, with --dry-run, say how)."""
     if args.port == "sim":
         raise UserError("the simulated Pico runs the firmware sources directly: nothing to flash")
+    if args.port == OFFLINE:
+        raise UserError("--port none is for check only: flash needs the Pico's port (or auto)")
+    if args.dry_run:
+        print("\n".join(plan_flash(args.port).lines()))
+        return 0
     mpremote = mpremote_command()
     device = _device(args.port)
     command = flash_command(mpremote, device)
-    if args.dry_run:
-        print(" ".join(command))
-        return 0
     release_repl(device)
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    try:
+        result = subprocess.run(
+            command, capture_output=True, text=True, timeout=FLASH_TIMEOUT_S, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise UserError(f"mpremote did not finish on {device} in {FLASH_TIMEOUT_S} s") from None
+    except OSError as error:
+        raise UserError(f"cannot run mpremote: {error}") from None
     if result.returncode != 0:
         detail = (result.stderr or result.stdout).strip().splitlines()
         raise UserError(f"mpremote failed on {device}: {detail[-1] if detail else 'no output'}")

@@ -11,11 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.link import ButtonEvent, DiceEvent, Link, Status, VersionMismatch
 from firmware_bridge.simulator import Faults, Simulator
 from firmware_bridge.wire import SET_LEDS
 
 MICROPYTHON = "micropython"  # never the CPython fallback in these tests
+LEDS = read_firmware_config().led_count  # the chain the simulated firmware drives
 
 
 @pytest.fixture
@@ -58,7 +60,7 @@ def test_handshake_reports_the_firmware(sim: Simulator) -> None:
     assert (info.protocol, info.version_text, info.leds, info.buttons, info.dice) == (
         1,
         "1.1.0",
-        100,
+        LEDS,
         20,
         1,
     )
@@ -74,8 +76,8 @@ def test_leds_set_fill_and_animate_reach_the_chain(sim: Simulator) -> None:
         shown = sim.leds()
         assert shown[9] == (0, 0, 8) and shown[12] == (0, 0, 8)
         assert shown[50] == shown[51] == (255, 0, 0)  # the first half of a blink period
-        with pytest.raises(ValueError, match="outside the 100-LED chain"):
-            link.set_leds(99, [(1, 1, 1), (1, 1, 1)])
+        with pytest.raises(ValueError, match=f"outside the {LEDS}-LED chain"):
+            link.set_leds(LEDS - 1, [(1, 1, 1), (1, 1, 1)])
 
 
 def test_a_pressed_button_arrives_once_debounced(sim: Simulator) -> None:
@@ -157,7 +159,7 @@ def test_duplicate_frames_are_suppressed() -> None:
 
 def test_cable_pulled_for_two_seconds_mid_stream(sim: Simulator) -> None:
     with connect(sim) as link:
-        link.fill(0, 100, (0, 30, 0))
+        link.fill(0, LEDS, (0, 30, 0))
         sim.emit_buttons(3000)
         first = take(link, 500)
         sim.unplug()
@@ -179,7 +181,7 @@ def test_pico_reset_mid_stream_loses_nothing_acknowledged_and_resends_leds(
     sim: Simulator,
 ) -> None:
     with connect(sim) as link:
-        link.fill(0, 100, (7, 7, 7))
+        link.fill(0, LEDS, (7, 7, 7))
         assert link.flush(5)
         sim.emit_buttons(2000)
         before = take(link, 300)
@@ -187,7 +189,7 @@ def test_pico_reset_mid_stream_loses_nothing_acknowledged_and_resends_leds(
         sim.reset()
         assert wait_until(lambda: link.counters()["firmware_resets"] == 1)
         assert sim.state()["boot_id"] != old_boot
-        assert wait_until(lambda: sim.leds() == [(7, 7, 7)] * 100)
+        assert wait_until(lambda: sim.leds() == [(7, 7, 7)] * LEDS)
         # Whatever the old firmware had sent before the reset arrives once, in order:
         while not link.events.empty():
             before.append(link.events.get())

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator.interpreter import find_micropython, missing_message
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,7 +173,7 @@ def test_the_built_firmware_has_six_seats_of_buttons_and_breathes_led_61() -> No
     output = result.stdout.decode(errors="replace")  # the boot IDENTIFY frame comes first
     assert result.returncode == 0, output + result.stderr.decode(errors="replace")
     counts, ids, pins, status = output.split("\nRESULT\n")[1].splitlines()
-    assert counts == "20 1 100 61"
+    assert counts == f"20 1 {read_firmware_config().led_count} 61"
     assert ids == "True"
     assert pins == str([0, *range(2, 23)])  # GP0 the LED chain, GP2-22 the buttons and the die
     assert status == "(255, 0, 0) 1"  # only the status LED is lit

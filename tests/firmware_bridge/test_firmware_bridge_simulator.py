@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.link import ButtonEvent, Link
 from firmware_bridge.simulator import Simulator, SimulatorError
 from firmware_bridge.simulator import interpreter as chooser
@@ -36,7 +37,7 @@ def test_the_firmware_runs_on_the_real_micropython_unix_port() -> None:
         assert sim.interpreter is not None and sim.interpreter.name == "micropython"
         assert sim.implementation["implementation"] == "micropython"
         assert "MicroPython" in sim.implementation["version"]
-        assert link.wait_connected(5).leds == 100
+        assert link.wait_connected(5).leds == read_firmware_config().led_count
         events = press_and_release(sim, link, 3)
         assert [(e.button, e.action) for e in events] == [(3, "pressed"), (3, "released")]
 
