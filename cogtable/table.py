@@ -48,6 +48,7 @@ from cogtable.adapters.base import (
     Sensed,
     TableAdapter,
     Verdict,
+    VerdictKind,
     is_public,
     paused_frame,
 )
@@ -104,6 +105,8 @@ class TableView:
     """When a long press of new game chose the game (the seat LEDs show it for a while)."""
     new_game_armed_at: float | None = None
     """When new game was pressed once during a game (a second press abandons it)."""
+    taken_back: str = ""
+    """After an undo, until the board matches again: what was taken back and how to put it right."""
 
 
 class GameTable:
@@ -208,6 +211,7 @@ class GameTable:
             "camera": self.adapter.camera_note,
             "last": self.view.last,
             "message": self.view.message or self.view.verdict.reason,
+            "verdict": self.view.verdict.kind,
             "outcome": outcome.to_json() if outcome else None,
         }
 
@@ -261,9 +265,14 @@ class GameTable:
         return len(self.state.history) > ply
 
     def _resync(self, seen: Any) -> None:
-        """Not in sync: only compare, and show where the board differs."""
-        self.view.verdict = self.adapter.resync(self.state, seen)
-        self.view.synced = self.view.verdict.kind == "in-sync"
+        """Not in sync: only compare, and show where the board differs (and why, after an undo)."""
+        verdict = self.adapter.resync(self.state, seen)
+        self.view.synced = verdict.kind == "in-sync"
+        if self.view.synced:
+            self.view.taken_back = ""
+        elif self.view.taken_back:
+            verdict = dataclasses.replace(verdict, reason=self.view.taken_back)
+        self.view.verdict = verdict
 
     # -- dice, buttons and the console ------------------------------------------------
 
@@ -408,7 +417,7 @@ class GameTable:
         self.view.last = self.adapter.describe(self.state, action, events, chance)
         self.view.verdict = Verdict("in-sync", reason=self.view.last)
         self.view.accepted = Flash(self.adapter.places_of(action), now)
-        self.view.message = ""
+        self.view.message = self.view.taken_back = ""
         log.info("%s", self.view.last)
 
     def _not_recorded(self, action: Action, error: JournalError) -> None:
@@ -428,9 +437,14 @@ class GameTable:
         self.before = self._previous_state()
         self.view.synced = keep_sync
         self.keys.retire_all()
-        self.view.message = f"took back {self.adapter.describe_undo(self.state, taken)}"
-        self.view.last = self.view.message
-        log.info("%s", self.view.message)
+        words = self.adapter.undo_words(self.state, taken, board=not keep_sync)
+        places = () if keep_sync else self.adapter.places_of(taken)
+        kind: VerdictKind = "in-sync" if keep_sync else "out-of-sync"
+        self.view.verdict = Verdict(kind, places=places, reason=words)
+        self.view.taken_back = "" if keep_sync else words
+        self.view.message, self.view.accepted = "", None  # no green flash for what is undone
+        self.view.last = words
+        log.info("%s", words)
 
     def new_game(self, choice: GameChoice | None = None) -> None:
         """Start a new game (of ``choice``, else the current game); wait for the board."""

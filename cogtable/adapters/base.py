@@ -269,6 +269,24 @@ class TableAdapter(ABC):
             return f"{state.player_name(action.player)}'s face-down card"
         return action.safe_notation()
 
+    def undo_words(self, state: State, action: Action, board: bool) -> str:
+        """What the table says once ``action`` is taken back (``state``: the game after it).
+
+        ``board``: the table still shows the action and must be put right, in
+        the game's words (:meth:`put_right`): "the last move (+8.1) was taken
+        back: lift the cog". A draw, a roll or a face-down card is said as
+        :meth:`describe_undo` says it, naming no secret.
+        """
+        what = self.describe_undo(state, action)
+        plain = action.player == CHANCE or self.is_secret(action)
+        said = f"{what} was taken back" if plain else f"the last move ({what}) was taken back"
+        fix = self.put_right(state, action) if board else ""
+        return f"{said}: {fix}" if fix else said
+
+    def put_right(self, state: State, action: Action) -> str:
+        """What to do on the table once ``action`` is taken back ("": nothing the camera sees)."""
+        return "put the board back as the LEDs show" if self.camera_regions() else ""
+
     def parse(self, text: str, state: State, player: int) -> Action | None:
         """A choice typed at the console for ``player``: a listed label, or None."""
         return state.choice_request(player).option(text)

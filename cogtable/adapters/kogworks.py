@@ -217,6 +217,12 @@ class KogworksAdapter(TableAdapter):
         """The pegs a placement or move touches."""
         return pegs_of_action(action)
 
+    def put_right(self, state: State, action: Action) -> str:
+        """A placement taken back: lift its cog; a move: carry the cog back."""
+        if isinstance(action, Move):
+            return f"move the cog back from {peg_name(action.target)} to {peg_name(action.source)}"
+        return "lift the cog"
+
     def parse(self, text: str, state: State, player: int) -> Action | None:
         """A move typed in Kogworks notation; a ValueError says what is wrong with it."""
         return parse_move(text, player)

@@ -13,6 +13,11 @@ Now and then they make a person's mistakes, which the table must refuse
 without changing the record: a seat's confirm pressed out of turn, a choice
 typed that the rules do not allow, an answer to a question already answered.
 Sometimes the last player to choose holds undo.
+
+Across a restart of the program they keep the games they finished and
+whether they were about to press new game (written down before the press);
+the game in progress they take from the table, which they believe over
+their memory.
 """
 
 from __future__ import annotations
@@ -95,6 +100,8 @@ class ConsolePeople:
         self.undos = 0
         self.played: list[ConsoleLog] = []
         self.finished = False
+        self.next_game = False
+        """The game over is logged; new game is to be pressed (saved before it is pressed)."""
         self.wait_until = 0
 
     @property
@@ -112,27 +119,30 @@ class ConsolePeople:
         if status.get("game_id") != self.game_id and status.get("ply") == 0:
             self.memory = new_game(status["game"], status["options"], status["seed"])
             self.game_id = status["game_id"]
+            self.next_game = False
 
     def to_json(self) -> dict[str, Any]:
-        """What the people remember across a restart: the games they finished."""
+        """What the people remember across a restart: the games they finished, a press due."""
         logs = [[log.moves, list(log.winners), log.mistakes, log.undos] for log in self.played]
-        return {"played": logs, "finished": self.finished}
+        return {"played": logs, "finished": self.finished, "next_game": self.next_game}
 
     def restore(self, data: dict[str, Any]) -> None:
-        """Remember the finished games :meth:`to_json` kept; ValueError if it is not that."""
-        self.played, self.finished = self.check_saved(data)
+        """Remember what :meth:`to_json` kept; ValueError if it is not that."""
+        self.played, self.finished, self.next_game = self.check_saved(data)
 
     @staticmethod
-    def check_saved(data: Any) -> tuple[list[ConsoleLog], bool]:
-        """The games and the finished flag :meth:`to_json` kept; ValueError if it is not that."""
+    def check_saved(data: Any) -> tuple[list[ConsoleLog], bool, bool]:
+        """The games, the finished flag and the press due :meth:`to_json` kept; else ValueError."""
         try:
             logs = [ConsoleLog(int(m), tuple(w), int(e), int(u)) for m, w, e, u in data["played"]]
             finished = data["finished"]
-        except (KeyError, TypeError, ValueError) as error:
+            next_game = data.get("next_game", False)
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not what the mock people remember: {error!r}") from error
-        if not isinstance(finished, bool):
-            raise ValueError(f"not what the mock people remember: finished = {finished!r}")
-        return logs, finished
+        for name, flag in (("finished", finished), ("next_game", next_game)):
+            if not isinstance(flag, bool):
+                raise ValueError(f"not what the mock people remember: {name} = {flag!r}")
+        return logs, finished, next_game
 
     # -- one frame ---------------------------------------------------------------
 
@@ -266,6 +276,10 @@ class ConsolePeople:
     # -- between games ---------------------------------------------------------------
 
     def _game_over(self, status: dict[str, Any]) -> None:
+        """Log the game the table ended; at the next look, press new game if more are to come."""
+        if self.next_game:
+            self._press_new_game(status)
+            return
         outcome = self.memory.outcome()
         if outcome is None or not status.get("outcome"):
             return
@@ -278,8 +292,13 @@ class ConsolePeople:
         if len(self.played) >= self.games:
             self.finished = True
             self.on_finish(self)
-        elif not self.table.press(None, "new_game"):
-            self.played.pop()
+        else:
+            self.next_game = True  # saved with the game logged; pressed at the next look
+
+    def _press_new_game(self, status: dict[str, Any]) -> None:
+        """Press new game while the table shows the ended game (the new one is then followed)."""
+        if status.get("outcome"):
+            self.table.press(None, "new_game")
 
 
 def _players(game: str, seats: tuple[str, ...], seed: int) -> list[Callable[..., Action]]:

@@ -18,6 +18,14 @@ controller. Each camera frame they do one small thing:
 
 ``history`` (their memory's moves) is therefore exactly the list of legal
 moves they made; the journal must hold the same list.
+
+What they remember outlives a crash of the program (:meth:`People.to_json`),
+and they write down what they are about to do before they do it: a move
+(``pending``) before their hand reaches the board, holding undo or pressing
+new game (``intent``) a frame before the press. After a restart they do not
+know whether the table took it, so they believe the LEDs over their memory:
+the turn back at the last mover (and the pegs of the last move blinking
+amber) means the table took the move back, whatever they remember.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from cogtable.mock.world import MockWorld
 from games.core import Action, decode
@@ -37,6 +45,9 @@ from hardware.leds import Frame
 
 COLOURS = ("red", "blue")
 Pieces = dict[tuple[int, int], str]
+Intent = Literal["undo", "new_game"]
+"""A button the people are about to press: undo (held, by the last mover) or new game."""
+INTENTS: tuple[Intent, ...] = ("undo", "new_game")
 
 
 class Buttons(Protocol):
@@ -108,12 +119,18 @@ class GameLog:
     winner: int | None
     illegal: int
     undos: int
+    count: int = -1
+    """How many moves the game had; kept when the moves are not (default: ``len(moves)``)."""
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            self.count = len(self.moves)
 
     def to_json(self, moves: bool = True) -> dict[str, Any]:
         """JSON-ready (``moves=False``: only their number; the journal has them)."""
         return {
             "moves": [action.to_json() for action in self.moves] if moves else [],
-            "count": len(self.moves),
+            "count": self.count,
             "winner": self.winner,
             "illegal": self.illegal,
             "undos": self.undos,
@@ -121,9 +138,10 @@ class GameLog:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameLog:
-        """Inverse of :meth:`to_json`."""
+        """Inverse of :meth:`to_json` (the count survives a log kept without its moves)."""
         moves = [decode(item, ACTIONS) for item in data["moves"]]
-        return cls(moves, data["winner"], data["illegal"], data["undos"])
+        count = data.get("count", len(moves))
+        return cls(moves, data["winner"], data["illegal"], data["undos"], count)
 
 
 @dataclass
@@ -143,6 +161,8 @@ class People:
         self.hands = random.Random(self.seed + 1)
         self.memory: KogworksState = new_game()
         self.pending: Pending | None = None
+        self.intent: Intent | None = None
+        """A press decided and saved, not yet made (see the module doc)."""
         self.gesture: deque[Callable[[MockWorld], object]] = deque()
         self.wait_until = self.style.settle_frames
         """Look at the board (and let the table see it) before the first move."""
@@ -154,7 +174,8 @@ class People:
     def marker(self) -> tuple[Any, ...]:
         """Changes whenever what the people remember changes (to know when to save it)."""
         pending = None if self.pending is None else self.pending.action
-        return (len(self.memory.history), pending, len(self.played), self.finished)
+        memory = (len(self.memory.history), pending, self.intent)
+        return (*memory, len(self.played), self.finished)
 
     @property
     def history(self) -> list[Action]:
@@ -176,7 +197,11 @@ class People:
         self._look(world, Sight.of(frame))
 
     def _look(self, world: MockWorld, sight: Sight) -> None:
-        if sight.red or sight.amber:
+        if self.intent == "undo":
+            self._hold_undo(world, sight)
+        elif self.intent == "new_game":
+            self._press_new_game(world, sight)
+        elif sight.red or sight.amber:
             self._put_right(world, sight)
         elif self.pending is not None:
             self._await_answer(world, sight)
@@ -209,6 +234,8 @@ class People:
         elif world.pieces() != pieces_of(self.memory):
             self.say("LEDs blink amber: putting the board back as the game stands")
             self._restore(world, pieces_of(self.memory))
+        elif self._table_took_back(sight):
+            self._take_back(world, held=False)
 
     def _restore(self, world: MockWorld, pieces: Pieces) -> None:
         differing = [peg for peg in world.position if world.position[peg] != pieces.get(peg)]
@@ -226,7 +253,8 @@ class People:
 
     def _take_turn(self, world: MockWorld) -> None:
         roll = self.rng.random()
-        if roll < self.style.undo_rate and self.memory.history and self._undo(world):
+        if roll < self.style.undo_rate and self.memory.history and self.buttons is not None:
+            self.intent = "undo"  # saved this frame; held at the next one
             return
         illegal = self._illegal_choice() if roll > 1 - self.style.illegal_rate else None
         if illegal is not None:
@@ -265,19 +293,54 @@ class People:
         ]
         return self.rng.choice(wrong) if wrong else None
 
-    def _undo(self, world: MockWorld) -> bool:
-        """The last mover holds undo; if the table takes the move back, so do we."""
+    def _hold_undo(self, world: MockWorld, sight: Sight) -> None:
+        """The last mover holds undo; if the table takes the move back, so do we.
+
+        If the LEDs already give the turn back to the last mover, the table took
+        the move back before (the press was made, then the program stopped):
+        holding undo again would take back one move more.
+        """
         last = self.memory.history[-1]
-        if self.buttons is None or not self.buttons.press(last.player, "undo", held=True):
+        if sight.turn == last.player:
+            self._take_back(world, held=False)
+            return
+        if sight.turn != self.memory.mover:
+            return  # the LEDs show no turn (paused, unplugged): look again later
+        assert self.buttons is not None
+        pressed = self.buttons.press(last.player, "undo", held=True)
+        frame = self.eyes() if pressed else None
+        if frame is not None and Sight.of(frame).turn == last.player:
+            self._take_back(world, held=True)
+        else:
+            self.intent = None  # the table did not take it back: play on
+
+    def _table_took_back(self, sight: Sight) -> bool:
+        """The LEDs say the table no longer has our last move (taken back before a restart).
+
+        The turn is back at its mover and exactly the pegs that move touched blink amber.
+        """
+        history = self.memory.history
+        if not history or sight.turn != history[-1].player:
             return False
-        frame = self.eyes()
-        if frame is None or Sight.of(frame).turn != last.player:
-            return False
+        before = pieces_of(_replayed(history[:-1]))
+        now = pieces_of(self.memory)
+        touched = {peg for peg in {*before, *now} if before.get(peg) != now.get(peg)}
+        return set(sight.amber) == {PEG_OF[row_col] for row_col in touched}
+
+    def _take_back(self, world: MockWorld, held: bool) -> None:
+        """Forget the last move, as the table did, and take its cog back off the board.
+
+        ``held``: the undo was just held; else the LEDs said it was taken back before.
+        """
+        last = self.memory.history[-1]
         self.memory = _replayed(self.memory.history[:-1])
+        self.intent = None
         self.undos += 1
-        self.say(f"{_name(last.player)} held undo: took back {last.notation()}")
+        if held:
+            self.say(f"{_name(last.player)} held undo: took back {last.notation()}")
+        else:
+            self.say(f"the LEDs say {last.notation()} was taken back: putting the board back")
         self._restore(world, pieces_of(self.memory))
-        return True
 
     # -- between games -------------------------------------------------------------
 
@@ -292,31 +355,22 @@ class People:
         if len(self.played) >= self.games:
             self.finished = True
             self.on_finish(self)
-        elif self.buttons is not None and self.buttons.press(None, "new_game"):
-            self.memory = new_game()
-            self._restore(world, pieces_of(self.memory))
-        else:
-            self.played.pop()
+        elif self.buttons is not None:
+            self.intent = "new_game"  # saved with the game played; pressed at the next frame
 
-    def ended_meanwhile(self, actions: list[Action], world: MockWorld) -> bool:
-        """After a restart: if the journal ended our game with ``actions``, take it as played.
+    def _press_new_game(self, world: MockWorld, sight: Sight) -> None:
+        """Press new game while the LEDs show the ended game; then clear the board for the next.
 
-        The table starts a new game when the last one has ended, so the people
-        record the game, and clear the board for the next one (or are done).
+        A turn shown and no winner means the new game stands already (pressed
+        before a restart): pressing again would only ask to abandon it.
         """
-        pending = [self.pending.action] if self.pending is not None else []
-        if not self.history or actions not in (self.history, self.history + pending):
-            return False
-        self.memory, self.pending = _replayed(actions), None
-        outcome = self.memory.outcome()
-        winner = outcome.winners[0] if outcome and outcome.winners else None
-        self.played.append(GameLog(self.history, winner, self.illegal, self.undos))
-        self.illegal = self.undos = 0
-        self.finished = len(self.played) >= self.games
-        if not self.finished:
-            self.memory = new_game()
-            self._restore(world, pieces_of(self.memory))
-        return True
+        if sight.winner is None and sight.turn is None:
+            return  # the LEDs show neither (paused, unplugged): look again later
+        assert self.buttons is not None
+        if sight.winner is not None and not self.buttons.press(None, "new_game"):
+            return  # not taken: press again at the next look
+        self.memory, self.intent = new_game(), None
+        self._restore(world, pieces_of(self.memory))
 
     # -- memory that outlives a crash of the program --------------------------------
 
@@ -332,6 +386,7 @@ class People:
                 "legal": pending.legal,
                 "before": [[r, c, colour] for (r, c), colour in pending.before.items()],
             },
+            "intent": self.intent,
             "illegal": self.illegal,
             "undos": self.undos,
             "played": [log.to_json(moves=False) for log in self.played],
@@ -348,6 +403,10 @@ class People:
             before = {(r, c): colour for r, c, colour in pending["before"]}
             action = decode(pending["action"], ACTIONS)
             self.pending = Pending(action, pending["legal"], before, frames)
+        intent = data.get("intent")
+        if intent is not None and (intent not in INTENTS or not self.memory.history):
+            raise ValueError(f"not something the people were about to do: {intent!r}")
+        self.intent = intent
         self.illegal, self.undos = data["illegal"], data["undos"]
         self.played = [GameLog.from_json(item) for item in data["played"]]
         self.rng.setstate(_tupled(data["rng"]))
@@ -367,6 +426,10 @@ def pieces_of(state: KogworksState) -> Pieces:
         for peg in state.cogs(player):
             pieces[ROW_COL[peg]] = colour
     return pieces
+
+
+PEG_OF = {row_col: peg for peg, row_col in enumerate(ROW_COL)}
+"""(row, column) -> the engine's peg number (the index of its LED)."""
 
 
 def _position(pieces: Pieces) -> dict[tuple[int, int], str | None]:

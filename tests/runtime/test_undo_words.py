@@ -1,0 +1,81 @@
+"""After an undo the status and the terminal say what was taken back and how to put it right.
+
+The words come from the game's adapter (its notation, its ``put_right``), so
+the table core says them for any game: "the last move (+9.1) was taken back:
+lift the cog" until the board matches the game again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtable.adapters import adapter_for
+from cogtable.adapters import kogworks as kogworks_adapter
+from cogtable.game_choice import GameChoice
+from cogtable.inputs import BoardSettled, ButtonPressed, ConsoleCommand
+from games.core import CHANCE
+from games.kogworks import Move, Place, new_game, peg_at
+from games.kogworks.board import ROW_COL
+from tests.runtime.neutral_helpers import make_table
+
+PEG = peg_at(8, 0)
+LIFT = "the last move (+9.1) was taken back: lift the cog"
+
+
+def settled(pieces: dict[int, str]) -> BoardSettled:
+    return BoardSettled({ROW_COL[peg]: colour for peg, colour in pieces.items()})
+
+
+def test_an_undone_cog_still_standing_is_named_with_what_to_do(tmp_path: Path) -> None:
+    table, leds = make_table(tmp_path / "journal.sqlite3", GameChoice("kogworks"))
+    start = kogworks_adapter.pieces_of(table.state)
+    with_cog = {**start, PEG: "red"}
+    table.handle(settled(start), 1.0)
+    table.handle(settled(with_cog), 2.0)
+    table.handle(ButtonPressed("undo", seat=0, held=True), 3.0)
+    assert table.status()["message"] == LIFT
+    assert table.status()["last"] == LIFT
+    assert f"last: {LIFT}" in table.screen_lines()
+    assert leds.frames[-1].look("pegs", PEG).animation.kind == "blink", "the cog blinks at once"
+    table.handle(settled(with_cog), 4.0)  # the cog still stands: the table says so again
+    assert table.status()["message"] == LIFT
+    assert table.view.verdict.places == (PEG,)
+    table.handle(settled(start), 5.0)
+    assert table.status()["in_sync"] is True
+    assert table.status()["message"] == "the board matches the game"
+
+
+def test_a_move_put_back_by_hand_needs_no_instruction(tmp_path: Path) -> None:
+    table, _ = make_table(tmp_path / "journal.sqlite3", GameChoice("kogworks"))
+    start = kogworks_adapter.pieces_of(table.state)
+    table.handle(settled(start), 1.0)
+    table.handle(settled({**start, PEG: "red"}), 2.0)
+    table.handle(settled(start), 3.0)  # the player lifted the cog: a take-back
+    assert table.state.history == []
+    assert table.status()["message"] == "the last move (+9.1) was taken back"
+
+
+def test_a_moved_cog_taken_back_is_carried_back_in_the_games_words() -> None:
+    adapter = adapter_for("kogworks")
+    move = Move(peg_at(8, 0), peg_at(8, 1), player=0)
+    words = adapter.undo_words(new_game(), move, board=True)
+    assert words == "the last move (9.1-9.2) was taken back: move the cog back from 9.2 to 9.1"
+    assert adapter.undo_words(new_game(), Place(PEG, player=0), board=False) == (
+        "the last move (+9.1) was taken back"
+    )
+
+
+def test_a_console_game_says_what_was_taken_back_with_nothing_to_put_right(
+    tmp_path: Path,
+) -> None:
+    table, _ = make_table(tmp_path / "journal.sqlite3", GameChoice("commissars"))
+    while table.state.to_act() == (CHANCE,):
+        table.game.apply(table.state.sample_chance(), "simulation")
+    player = table.state.to_act()[0]
+    choice = table.state.choice_request(player).options[0].action
+    table.game.apply(choice, "simulation")
+    table.handle(ConsoleCommand("undo"), 1.0)
+    assert table.status()["message"] == f"the last move ({choice.safe_notation()}) was taken back"
+    table.handle(ConsoleCommand("undo"), 2.0)
+    assert table.status()["message"] == "the last draw or roll was taken back"
+    assert table.status()["in_sync"] is True
