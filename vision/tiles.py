@@ -100,7 +100,7 @@ class Font:
 
 TRAINING_FONTS: tuple[Font, ...] = (
     Font(cv2.FONT_HERSHEY_SIMPLEX),
-    Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=0.7, scale=1.05),
+    Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=1.3, scale=1.08),
     Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=1.6, scale=0.95),
     Font(cv2.FONT_HERSHEY_PLAIN, thickness=1.3, scale=1.05),
     Font(cv2.FONT_HERSHEY_DUPLEX),
@@ -108,7 +108,7 @@ TRAINING_FONTS: tuple[Font, ...] = (
     Font(cv2.FONT_HERSHEY_COMPLEX_SMALL, scale=0.9),
     Font(cv2.FONT_HERSHEY_COMPLEX_SMALL, thickness=1.8, scale=1.0),
 )
-"""The fonts the default letter classifier trains on: upright, light to black."""
+"""The fonts the default letter classifier trains on: upright, regular to black weight."""
 
 HELD_OUT_FONTS: tuple[Font, ...] = (
     Font(cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, thickness=1.2),
