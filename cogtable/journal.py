@@ -245,8 +245,11 @@ class Journal:
     ) -> JournaledGame:
         """Start and record a new game; an unfinished one is marked abandoned.
 
-        Bad options or an unknown game raise before anything is written.
+        Bad options, an unknown game or a seed SQLite cannot hold raise before
+        anything is written.
         """
+        if not -LARGEST_ID - 1 <= seed <= LARGEST_ID:
+            raise JournalError(f"seed {seed} cannot be journaled: use -2**63 to 2**63-1")
         state = self.loader(game).new_game(options, seed)
         self._check_thread()
         now = self.clock()

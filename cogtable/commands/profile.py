@@ -28,12 +28,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    """OK and a summary, or each mistake on its own line and exit status 2."""
+    """OK and a summary; or exit status 2 with one mistake in one line, several one a line."""
     try:
         profile = load_profile(args.file)
     except ProfileError as error:
-        count = len(error.errors)
-        print(f"{error.source}: {count} mistake{'s' if count != 1 else ''}", file=sys.stderr)
+        if len(error.errors) == 1:
+            print(f"cogtable profile: {error.source}: {error.errors[0]}", file=sys.stderr)
+            return 2
+        print(f"{error.source}: {len(error.errors)} mistakes", file=sys.stderr)
         for line in error.errors:
             print(f"  {line}", file=sys.stderr)
         return 2

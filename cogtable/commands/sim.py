@@ -52,6 +52,8 @@ HELP = "Play whole games on the mock table: simulated people, camera, Pico and L
 WORLD_FILE = "mock-world.json"
 MAX_FRAMES_PER_GAME = 20_000
 """A game that needs more camera frames than this is stuck: the run stops with an error."""
+MAX_GAMES = 10_000
+"""The most games one run plays (the watchdog's frame budget grows with it)."""
 MIN_READABLE_SIDE = 420
 """The shortest frame side (pixels) at which the reader reads the synthetic board reliably.
 
@@ -103,9 +105,9 @@ def _camera_arguments(sub: argparse.ArgumentParser, size: tuple[int, int]) -> No
 
 def _common_arguments(sub: argparse.ArgumentParser, state_help: str) -> None:
     """The options every game's mock run has: seed, quiet, games, state folder, profile."""
-    sub.add_argument("--seed", type=int, default=0, help="seed: the same seed, the same game")
+    sub.add_argument("--seed", type=_seed, default=0, help="seed: the same seed, the same game")
     sub.add_argument("--quiet", action="store_true", help="print only the summary")
-    sub.add_argument("--games", type=_positive, default=1, help="games to play (default 1)")
+    sub.add_argument("--games", type=_game_count, default=1, help="games to play (default 1)")
     sub.add_argument("--state-dir", type=Path, help=state_help)
     sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
 
@@ -550,8 +552,30 @@ def _profile(path: Path | None) -> Any:
         raise UserError(str(error)) from error
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def _seed(text: str) -> int:
+    """A seed the journal can hold (SQLite's 64-bit integers)."""
+    value = _whole(text)
+    if not -(2**63) <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"a seed is -2**63 to 2**63-1, not {value}")
+    return value
+
+
+def _game_count(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_GAMES} games a run, not {value}")
+    return value
+
+
 def _positive(text: str) -> int:
-    value = int(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value

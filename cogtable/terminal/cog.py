@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cogtable.errors import UserError
+from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import cog
 from games.cog.actions import Activate, CompleteItem, DrawCard, DrawLetter, RollDie, TakeCard
@@ -76,6 +77,8 @@ def parse_seats(text: str, players: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Play one game to the end (or until a human quits) and print the result."""
     seats = parse_seats(args.seats, args.players)
+    if args.record:
+        check_output(args.record)
     state = cog.new_game({"players": args.players, "edition": args.edition}, args.seed)
     out = sys.stdout
     try:
@@ -109,10 +112,7 @@ def _play(state: CogState, seats: list[str], args: argparse.Namespace, out: Text
 
 
 def _write_record(state: State, path: Path) -> None:
-    try:
-        path.write_text(state.record().dumps(), encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"cannot write the record to {path}: {error}") from error
+    write_file(path, state.record().dumps().encode("utf-8"))
 
 
 def _next_action(

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogtable.errors import UserError
+from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import commissars
 from games.commissars.cards import KIND_NAMES
@@ -78,6 +79,8 @@ class Session:
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end; 0 when it finished."""
     seats = _seats(args.seats, args.players)
+    if args.record is not None:
+        check_output(args.record)
     options = {
         "players": args.players,
         "decks": args.decks,
@@ -222,10 +225,7 @@ def _finish(state: CommissarsState, record: Path | None) -> None:
     else:
         print(f"No winner ({outcome.reason}).")
     if record is not None:
-        try:
-            record.write_text(state.record().dumps(), encoding="utf-8")
-        except OSError as error:
-            raise UserError(f"cannot write {record}: {error}") from error
+        write_file(record, state.record().dumps().encode("utf-8"))
 
 
 def render(state: CommissarsState, player: int | None = None) -> str:  # type: ignore[override]

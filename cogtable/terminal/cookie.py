@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cogtable.errors import UserError
+from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import cookie
 from games.cookie.actions import Hunt, Play, seat_name
@@ -64,6 +65,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     """Play one game; built-in-only games need no input. EOF or 'quit' ends cleanly."""
     if not 1 <= args.first_player <= args.players:
         raise UserError(f"--first-player {args.first_player}: expected 1 to {args.players}")
+    if args.record is not None:
+        check_output(args.record)
     options = {
         "variant": args.variant,
         "players": args.players,
@@ -89,10 +92,7 @@ def _output_closed() -> int:
 
 
 def _write_record(path: Path, state: State) -> None:
-    try:
-        path.write_text(state.record().dumps() + "\n", encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"cannot write the record to {path}: {error}") from error
+    write_file(path, (state.record().dumps() + "\n").encode("utf-8"))
 
 
 class Table:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from cogtable.errors import UserError
+from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games.core import IllegalAction, State
 from games.kogworks import BASES, PLAYERS, TOP, new_game, parse, peg_at
@@ -124,20 +124,13 @@ def answer_command(state: KogworksState, text: str) -> bool:
 
 
 def check_writable(path: Path) -> None:
-    """Refuse, before any move, a record file that cannot be written."""
-    try:
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as error:
-        raise UserError(f"cannot write the record to {path}: {error}") from error
+    """Refuse, before any move, a record file that cannot be written (creating nothing)."""
+    check_output(path)
 
 
 def write_record(state: State, path: Path) -> None:
-    """Write the game's JSON record; a file that cannot be written is a user error."""
-    try:
-        path.write_text(state.record().dumps() + "\n", encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"cannot write the record to {path}: {error}") from error
+    """Write the game's JSON record (atomically); one that cannot be written is a UserError."""
+    write_file(path, (state.record().dumps() + "\n").encode("utf-8"))
     print(f"Record written to {path}")
 
 

@@ -110,7 +110,7 @@ def test_an_unwritable_record_is_one_line_and_exit_2(
     args = ["play", "kogworks", "--red", "greedy", "--blue", "greedy", "--record", str(target)]
     assert main(args) == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith("cogtable play: cannot write the record")
+    assert captured.err.startswith(f"cogtable play: cannot write {target}: there is no folder")
     assert captured.err.count("\n") == 1 and captured.out == "", "refused before playing"
 
 
