@@ -289,13 +289,13 @@ def seq_distance(later, earlier):
 
 
 class Outgoing:
-    """One queued reliable message and what its sender has learnt about it."""
+    """One message in flight and what its sender has learnt about it."""
 
     def __init__(self, seq, mtype, payload):
         self.seq = seq
         self.mtype = mtype
         self.payload = payload
-        self.frame = None  # encoded on its first transmission, then written as it is
+        self.frame = None  # encoded at its first transmission, then written as it is
         self.sent_at = 0
         self.order = 0  # the sender's transmission count when it was last written
         self.held = False  # a NAK said the peer holds it, waiting for an earlier one
@@ -333,7 +333,9 @@ class Channel:
         self.min_timeout_ms = min_timeout_ms
         self.max_timeout_ms = max_timeout_ms
         self.capacity = capacity
-        self.pending = []  # [Outgoing], oldest first; the first `sent` are in flight
+        # Oldest first. The first `sent` are in flight, each an Outgoing; the rest are
+        # (seq, type, payload) tuples until sent, so a full queue stays small on a Pico.
+        self.pending = []
         self.sent = 0
         self.next_seq = 0
         self.expected = 0
@@ -363,8 +365,12 @@ class Channel:
             raise FrameError(f"send queue full ({self.capacity} messages)")
         if len(payload) > MAX_PAYLOAD:
             raise FrameError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
-        self.pending.append(Outgoing(self.next_seq, mtype, bytes(payload)))
+        self.pending.append((self.next_seq, mtype, bytes(payload)))
         self.next_seq = (self.next_seq + 1) & 0xFF
+
+    def numbers(self):
+        """The sequence numbers of every unacknowledged message, oldest first."""
+        return [entry.seq if isinstance(entry, Outgoing) else entry[0] for entry in self.pending]
 
     def round_trip_ms(self):
         """The smoothed round trip in milliseconds, or None before the first sample."""
@@ -382,8 +388,10 @@ class Channel:
         frames = []
         while self.sent < len(self.pending) and self.sent < self.window:
             entry = self.pending[self.sent]
-            if entry.frame is None:
+            if not isinstance(entry, Outgoing):
+                entry = Outgoing(entry[0], entry[1], entry[2])
                 entry.frame = encode_frame(entry.seq, entry.mtype, entry.payload)
+                self.pending[self.sent] = entry
             frames.append(self._write(entry, now))
             self.sent += 1
         if frames and self.timer_at is None:
@@ -576,9 +584,11 @@ class Channel:
         self.sent = 0
         self.timer_at = None
         self.expiries = 0
-        for entry in self.pending:
-            entry.held = False
-            entry.resent = entry.frame is not None
+        for index in range(len(self.pending)):
+            entry = self.pending[index]
+            if isinstance(entry, Outgoing):
+                entry.held = False
+                entry.resent = True  # sent before: a reply no longer says which copy it answers
 
     def restart(self, keep_pending):
         """After the peer restarted: number from 0 again in both directions.
@@ -591,7 +601,10 @@ class Channel:
         self.pending = []
         self.next_seq = 0
         for entry in kept:
-            self.queue(entry.mtype, entry.payload)
+            if isinstance(entry, Outgoing):
+                self.queue(entry.mtype, entry.payload)
+            else:
+                self.queue(entry[1], entry[2])
         self.expected = 0
         self.held = {}
         self.rewind()
