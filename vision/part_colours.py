@@ -1,0 +1,191 @@
+"""Colour arithmetic of the parts reader: colours relative to the local paper, and votes.
+
+A colour is read as the log of its ratio to the paper right around it (per
+channel), so the light's brightness and colour cast cancel; the darkest
+shades are pressed together, since there a channel is mostly noise. A place
+is read by letting each of its sample points vote for the nearest colour it
+could show; :func:`vote` counts the votes and :func:`decide` names the winner
+and how sure it is.
+
+>>> float(relative_log(np.array(PAPER_BGR, np.float32)).max())
+0.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.part_sheet import PAPER_BGR
+from vision.tiles import TileLook
+
+DARK_FLOOR = 0.08
+"""Colour ratios to the paper below about this are pressed together (see :func:`compressed`)."""
+MATCH_DISTANCE = 0.42
+"""A sample point farther than this from every colour a place can show matches none."""
+EDGE_SUPPORT = 0.1
+"""Edge colours count for a thing on a place showing at least this share of its own colour."""
+LOG_PAPER = np.log(np.array(PAPER_BGR, np.float32) + 1.0)
+"""log(v + 1) of the printed paper, per channel."""
+TILE_CLASSES = ("", "face", "wild", "star")
+"""What a tile place can show by colour (a face-up tile's letter comes from the classifier)."""
+EDGE = -1
+"""The class of an edge colour: it belongs to whatever the place shows (see :func:`vote`)."""
+
+
+def compressed(ratio: np.ndarray) -> np.ndarray:
+    """Log of a colour's ratio to the local paper, with the darkest shades pressed together.
+
+    A channel far below the paper's is mostly noise (and JPEG's doing), so its
+    log would swing wildly: :data:`DARK_FLOOR` bounds the swing. The paper is 0.
+    """
+    return np.log(ratio + DARK_FLOOR) - np.log(1.0 + DARK_FLOOR)
+
+
+def relative_log(bgr: np.ndarray) -> np.ndarray:
+    """A printed or painted colour (BGR) as the reader sees it relative to the printed paper."""
+    return compressed(np.asarray(bgr, np.float32) / np.array(PAPER_BGR, np.float32))
+
+
+def relative_to(values: np.ndarray, paper_log: np.ndarray) -> np.ndarray:
+    """Pixel values (..., 3) relative to the local paper, given as log(v + 1) per channel."""
+    paper = np.exp(paper_log) - 1.0
+    return compressed(values.astype(np.float32) / np.maximum(paper, 1.0))
+
+
+def squared_distances(values: np.ndarray, prototypes: np.ndarray, weight: float) -> np.ndarray:
+    """(N, K) squared distances of relative colours (N, 3) to prototypes (K, 3).
+
+    The distance of :func:`vision.reader.colour_distance`: hue counts fully,
+    overall brightness by ``weight`` (shadows change it, paint does not).
+    """
+    plain = _norm2(values)[:, None] + _norm2(prototypes)[None] - 2 * (values @ prototypes.T)
+    brightness = _mean3(values)[:, None] - _mean3(prototypes)[None]
+    return np.maximum(plain + 3 * (weight**2 - 1) * brightness**2, 0.0)
+
+
+def squared_distance_each(values: np.ndarray, others: np.ndarray, weight: float) -> np.ndarray:
+    """Squared distances of relative colours (..., 3) to others (the same shape, or one colour)."""
+    difference = values - others
+    return np.maximum(_norm2(difference) + 3 * (weight**2 - 1) * _mean3(difference) ** 2, 0.0)
+
+
+def lightness(values: np.ndarray) -> np.ndarray:
+    """The mean of a relative colour's three channels (its overall brightness)."""
+    return _mean3(values)
+
+
+def _mean3(values: np.ndarray) -> np.ndarray:
+    """Mean over a last axis of length 3, channel by channel (numpy is slow on a short axis)."""
+    return (values[..., 0] + values[..., 1] + values[..., 2]) / 3
+
+
+def _norm2(values: np.ndarray) -> np.ndarray:
+    return values[..., 0] ** 2 + values[..., 1] ** 2 + values[..., 2] ** 2
+
+
+def mix(a: np.ndarray, b: np.ndarray, share_of_a: float) -> np.ndarray:
+    """The colour of a pixel covering ``share_of_a`` of colour ``a`` and the rest of ``b``."""
+    return share_of_a * a + (1 - share_of_a) * b
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours a kind of place can show (relative to paper, (K, 3)) and each one's class.
+
+    Class 0 is the place's own empty print (each point's, not in ``colours``);
+    :data:`EDGE` marks an edge colour.
+    """
+
+    colours: np.ndarray
+    classes: np.ndarray
+    class_count: int
+
+
+def tile_palette(look: TileLook) -> Palette:
+    """The colours a tile place's points can show, by class.
+
+    The class indexes :data:`TILE_CLASSES` (or is :data:`EDGE`). A tile's
+    face and its darker rim, its back with the lighter inset line, a star
+    token's gold and darker star; edges between two colours of one thing (a
+    letter's stroke on the face, the token's rim on the paper) blur into
+    mixtures: edge colours, which belong to whatever the place shows (a
+    letter's blurred stroke and a token's faint rim look alike). The empty
+    print is each point's own and is added by the reader.
+    """
+    face, ink = np.array(look.face, np.float32), np.array(look.ink, np.float32)
+    back, star = np.array(look.back, np.float32), np.array(look.star, np.float32)
+    back_line = np.minimum(255, back * 1.35 + 20)
+    star_dark = star * 0.55
+    paper = np.array(PAPER_BGR, np.float32)
+    colours = [(face, 1), (0.88 * face, 1), (ink, EDGE), (back, 2), (back_line, 2)]
+    colours += [(mix(back, back_line, 0.5), 2)]
+    colours += [(star, 3), (star_dark, 3), (mix(star, star_dark, 0.5), 3)]
+    colours += [(mix(face, ink, t), EDGE) for t in (0.2, 0.4, 0.6, 0.8)]
+    colours += [(mix(star, paper, t), EDGE) for t in (0.4, 0.7)]
+    logs = np.array([relative_log(colour) for colour, _ in colours], np.float32)
+    return Palette(logs, np.array([cls for _, cls in colours], int), len(TILE_CLASSES))
+
+
+def piece_palette(pieces) -> Palette:
+    """The colours of cogs and pawns, by class (1 + the colour's index in ``pieces``).
+
+    Each colour lit, shaded, highlighted and at its blurred edge on the paper.
+    ``pieces`` are (name, BGR) pairs.
+    """
+    paper = np.array(PAPER_BGR, np.float32)
+    colours, classes = [], []
+    for index, (_name, bgr) in enumerate(pieces):
+        colour = np.array(bgr, np.float32)
+        for shade in (
+            colour,
+            0.7 * colour,
+            np.minimum(255, 1.15 * colour),
+            mix(colour, paper, 0.5),
+        ):
+            colours.append(relative_log(shade))
+            classes.append(index + 1)
+    return Palette(np.array(colours, np.float32), np.array(classes, int), len(pieces) + 1)
+
+
+def vote(relative: np.ndarray, empty: np.ndarray, palette: Palette, weight: float):
+    """Per place: each class's share of the sample points nearest to it, and the share of
+    points near no colour at all.
+
+    ``relative`` and ``empty`` are (places, points, 3): the points' colours and
+    their own empty print. A point's candidates are its empty print (class 0)
+    and the palette's colours. :data:`EDGE` points count for the
+    leading class other than empty when it has at least :data:`EDGE_SUPPORT` of
+    the points itself, and match nothing otherwise.
+    """
+    places, points = relative.shape[:2]
+    flat = relative.reshape(-1, 3)
+    to_empty = squared_distance_each(relative, empty, weight).reshape(-1, 1)
+    to_colours = squared_distances(flat, palette.colours, weight)
+    distances = np.concatenate([to_empty, to_colours], axis=1)
+    matched = (distances.min(axis=1) < MATCH_DISTANCE**2).reshape(places, points)
+    labels = np.concatenate([[0], palette.classes])[distances.argmin(axis=1)]
+    labels = labels.reshape(places, points)
+    counted = [((labels == c) & matched).sum(axis=1) for c in range(palette.class_count)]
+    tally = np.stack(counted, axis=1)
+    tally = tally.astype(np.float32)
+    unmatched = (~matched).sum(axis=1).astype(np.float32)
+    edges = ((labels == EDGE) & matched).sum(axis=1)
+    if palette.class_count > 1:
+        rows = np.arange(places)
+        lead = 1 + tally[:, 1:].argmax(axis=1)
+        supported = tally[rows, lead] >= EDGE_SUPPORT * points
+        tally[rows, lead] += np.where(supported, edges, 0)
+        unmatched += np.where(supported, 0, edges)
+    return tally / points, unmatched / points
+
+
+def decide(shares: np.ndarray, unmatched: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The class with most votes per place, and a confidence from its lead and the unmatched."""
+    order = np.argsort(-shares, axis=1)
+    best = np.take_along_axis(shares, order[:, :1], axis=1)[:, 0]
+    second = np.take_along_axis(shares, order[:, 1:2], axis=1)[:, 0]
+    lead = np.clip((best - second - 0.15) / 0.3, 0, 1)
+    clean = np.clip(1 - (unmatched - 0.15) / 0.25, 0, 1)
+    return order[:, 0], (lead * clean).astype(np.float32)

@@ -1,0 +1,191 @@
+"""Find every part's ArUco markers in a frame (one search for all parts) and fit each homography.
+
+The parts of a table (a board, the mats) carry markers of one dictionary
+(DICT_4X4_50) with ids unique across the table. :class:`MarkerFinder` finds
+them all in one search and follows them from frame to frame;
+:func:`fit_homography` turns a part's markers into its part-mm-to-pixels map
+(three of a part's markers are enough).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import cv2
+import numpy as np
+
+from vision.layout import PartLayout
+from vision.markers import dictionary, project
+
+MIN_MARKERS = 3
+"""A part is read when at least this many of its markers are seen."""
+
+
+class MarkerFinder:
+    """One ArUco search per frame for every part's markers, tracked from frame to frame.
+
+    Markers found in the previous frame are looked for first in small crops
+    around their last places, each scaled so a marker is about
+    :data:`TRACK_SIDE` pixels (small markers are enlarged: they read better),
+    laid side by side and searched at once. The whole frame is searched when a
+    tracked marker was lost, and every :data:`FULL_SEARCH_EVERY` frames while
+    some marker stays unseen (a hand over it, a part not on the table).
+    Corners are refined on the full-resolution frame.
+    """
+
+    TRACK_SIDE = 40.0
+    TRACK_MARGIN = 0.6
+    FULL_SEARCH_EVERY = 5
+    DETECT_WIDTH = 2048
+
+    def __init__(self, marker_ids: Iterable[int]) -> None:
+        self.wanted = frozenset(marker_ids)
+        self._full = cv2.aruco.ArucoDetector(dictionary(), _full_parameters())
+        self._track = cv2.aruco.ArucoDetector(dictionary(), _track_parameters())
+        self._refine = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        self._last: dict[int, np.ndarray] = {}
+        self._since_full = 0
+
+    def find(self, image: np.ndarray) -> dict[int, np.ndarray]:
+        """Marker id -> image corners (4, 2) of the wanted markers found in a BGR frame."""
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        tracked = self._tracked(gray) if self._last else {}
+        self._since_full += 1
+        lost = len(tracked) < len(self._last)
+        unseen = len(tracked) < len(self.wanted)
+        if not self._last or lost or (unseen and self._since_full >= self.FULL_SEARCH_EVERY):
+            found = self._search(gray) | tracked
+            self._since_full = 0
+        else:
+            found = tracked
+        self._last = found
+        return found
+
+    def _search(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        scale = min(1.0, self.DETECT_WIDTH / gray.shape[1])
+        small = (
+            gray
+            if scale == 1.0
+            else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        )
+        quads, ids, _rejected = self._full.detectMarkers(small)
+        found = _unique(quads, ids, self.wanted, lambda quad: quad / scale)
+        return self._refined(gray, found)
+
+    def _tracked(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """The previous frame's markers found again near their last places."""
+        crops, placements = [], []
+        for marker_id, corners in self._last.items():
+            side = float(np.ptp(corners, axis=0).max())
+            x0, y0, x1, y1 = _box_around(corners, gray.shape, self.TRACK_MARGIN * side)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            scale = self.TRACK_SIDE / max(side, 1.0)
+            crop = cv2.resize(
+                gray[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR
+            )
+            crops.append(crop)
+            placements.append((marker_id, x0, y0, scale))
+        if not crops:
+            return {}
+        mosaic, starts = _mosaic(crops)
+        quads, ids, _rejected = self._track.detectMarkers(mosaic)
+        if ids is None:
+            return {}
+        found = {}
+        for quad, marker_id in zip(quads, ids.ravel(), strict=True):
+            corners = quad.reshape(4, 2).astype(np.float64)
+            for (wanted_id, x0, y0, scale), start, crop in zip(
+                placements, starts, crops, strict=True
+            ):
+                inside = (
+                    start <= corners[:, 0].min() and corners[:, 0].max() < start + crop.shape[1]
+                )
+                if int(marker_id) == wanted_id and inside:
+                    found[wanted_id] = (corners - [start, 0]) / scale + [x0, y0]
+        return self._refined(gray, found)
+
+    def _refined(self, gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """Sub-pixel corners on the full frame, starting from the detector's."""
+        if not found:
+            return {}
+        points = np.concatenate(list(found.values())).astype(np.float32).reshape(-1, 1, 2)
+        side = min(float(np.ptp(c, axis=0).max()) for c in found.values())
+        window = int(np.clip(round(side / 12), 2, 5))
+        cv2.cornerSubPix(gray, points, (window, window), (-1, -1), self._refine)
+        refined = points.reshape(-1, 4, 2).astype(np.float64)
+        return dict(zip(found, refined, strict=True))
+
+
+def _full_parameters() -> cv2.aruco.DetectorParameters:
+    """Whole-frame search: two threshold windows, small markers allowed, low-contrast edges
+    (a cream tile on the paper) not taken for marker borders."""
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.adaptiveThreshWinSizeMin = 7
+    parameters.adaptiveThreshWinSizeMax = 15
+    parameters.adaptiveThreshWinSizeStep = 8
+    parameters.adaptiveThreshConstant = 25
+    parameters.minMarkerPerimeterRate = 0.02
+    parameters.perspectiveRemovePixelPerCell = 8
+    return parameters
+
+
+def _track_parameters() -> cv2.aruco.DetectorParameters:
+    """Search of the tracking mosaic, where every marker is about 40 pixels: one window."""
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.adaptiveThreshWinSizeMin = 15
+    parameters.adaptiveThreshWinSizeMax = 15
+    parameters.adaptiveThreshConstant = 15
+    parameters.minMarkerPerimeterRate = 0.05
+    parameters.perspectiveRemovePixelPerCell = 8
+    return parameters
+
+
+def _unique(quads, ids, wanted: frozenset[int], rescale) -> dict[int, np.ndarray]:
+    """Wanted ids seen exactly once (an id seen twice is ambiguous: dropped), as (4, 2)."""
+    if ids is None:
+        return {}
+    flat = [int(i) for i in ids.ravel()]
+    return {
+        marker_id: rescale(quad.reshape(4, 2).astype(np.float64))
+        for quad, marker_id in zip(quads, flat, strict=True)
+        if marker_id in wanted and flat.count(marker_id) == 1
+    }
+
+
+def _box_around(corners: np.ndarray, shape, margin: float) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1) reaching ``margin`` pixels beyond the corners, in frame."""
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + margin), (shape[1], shape[0])).astype(int)
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def _mosaic(crops: list[np.ndarray], gap: int = 8) -> tuple[np.ndarray, list[int]]:
+    """Grey crops side by side on white, and the x where each starts."""
+    height = max(crop.shape[0] for crop in crops)
+    starts = [0]
+    for crop in crops[:-1]:
+        starts.append(starts[-1] + crop.shape[1] + gap)
+    mosaic = np.full((height, starts[-1] + crops[-1].shape[1]), 255, np.uint8)
+    for crop, start in zip(crops, starts, strict=True):
+        mosaic[: crop.shape[0], start : start + crop.shape[1]] = crop
+    return mosaic, starts
+
+
+def fit_homography(layout: PartLayout, corners: Mapping[int, np.ndarray]) -> np.ndarray | None:
+    """Least-squares map from part mm to image pixels from the markers seen; None if implausible.
+
+    Every marker corner must land within a few pixels of where it was seen.
+    """
+    ids = [marker.id for marker in layout.markers if marker.id in corners]
+    if len(ids) < MIN_MARKERS:
+        return None
+    by_id = {marker.id: marker for marker in layout.markers}
+    part = np.array([corner for i in ids for corner in by_id[i].corners()], np.float64)
+    image = np.concatenate([corners[i] for i in ids])
+    homography, _ = cv2.findHomography(part, image, 0)
+    if homography is None or not np.all(np.isfinite(homography)):
+        return None
+    error = np.linalg.norm(project(homography, part) - image, axis=1)
+    side = min(float(np.linalg.norm(corners[i][1] - corners[i][0])) for i in ids)
+    return homography if error.max() < max(2.0, 0.15 * side) else None

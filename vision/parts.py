@@ -1,0 +1,761 @@
+"""Read the printed parts of a table (a C.O.G. board, the player mats) from one camera frame.
+
+Every part carries its own ArUco markers, so one marker search per frame finds
+them all (:mod:`vision.part_markers`) and each part gets its own homography
+(three of its four markers suffice). Each place is then read by its kind,
+from sample points projected into the frame and read in one bilinear pass:
+
+- the part's bare print (the paper around and between the places, known from
+  :func:`vision.part_sheet.draw_part`) shows its colour under this frame's
+  light: a smooth surface fitted to it gives the local paper colour at every
+  place, so each place is compared with the paper right around it (the
+  Kogworks reader's rim, :mod:`vision.reader`). Bare print that is not paper
+  (an arm, its shadow) marks the part as covered;
+- tile places: each sample point votes for the colour it is nearest to (the
+  place's own empty print, a tile's cream face or its ink, a tile's back, a
+  star token: :mod:`vision.part_colours`), which says empty, face up, face
+  down ("wild") or star; every face-up tile of the frame is then cut out
+  (the cell spanning the central 32 of 48 pixels) and given to the letter
+  classifier in one batch;
+- cog spaces: the colour of the cog body, or the bare print;
+- pawn spaces: which pawn colours cover enough of the space;
+- die places: the face the die shows (:mod:`vision.part_dice`).
+
+A place that matches nothing well is read with low confidence; several such
+places, or bare print that is not paper, mean something lies over the part.
+:class:`PartReading` has the attributes of :class:`vision.reader.Reading`, so
+one :class:`~vision.settle.SettlingFilter` per part settles it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.layout import EMPTY, PartLayout, Place, pawn_label
+from vision.markers import project
+from vision.part_colours import (
+    LOG_PAPER,
+    TILE_CLASSES,
+    Palette,
+    decide,
+    piece_palette,
+    relative_log,
+    relative_to,
+    tile_palette,
+    vote,
+)
+from vision.part_dice import DieLook, DieReader
+from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
+from vision.part_sheet import PAPER_BGR, draw_part, quiet_zone, sheet_matrix
+from vision.reader import (
+    BAD_FRAME,
+    LUMINANCE_WEIGHT,
+    NO_BOARD,
+    NO_CAMERA,
+    OK,
+    RIM_TOLERANCE,
+    SHADED_LUMINANCE_WEIGHT,
+    check_frame,
+)
+from vision.tiles import REFERENCE_LOOK, TileLook
+
+BGR = tuple[int, int, int]
+
+__all__ = [
+    "BAD_FRAME",
+    "MIN_CONFIDENCE",
+    "NO_BOARD",
+    "NO_CAMERA",
+    "OK",
+    "REFERENCE",
+    "PartReading",
+    "PartsLook",
+    "PartsReader",
+    "TableReading",
+]
+
+MIN_CONFIDENCE = 0.5
+"""A place read with less confidence than this makes its part's reading uncertain."""
+CROP_SIDE, CELL_SIDE = 48, 32
+"""The letter classifier's crops: 48 px square, the place's cell spanning the central 32 px."""
+TILE_RADIUS = 0.28
+"""Tile places are sampled within this share of their side around the centre: a tile turned
+20 degrees and off-centre still covers it, and its neighbours never reach it."""
+SHEET_PX_PER_MM = 4.0
+"""The printed face is drawn at this scale to find its bare print and each place's empty look."""
+PRINT_BLUR_MM = 0.5
+"""The printed face is blurred this much (a camera's blur) before its empty look is sampled."""
+BARE_MARGIN_MM = 4.0
+"""Bare print is taken this far from any place (a tile or a die may overhang its place)."""
+EDGE_MARGIN_MM = 3.0
+"""Bare print is taken this far from the part's edge (the table shows beyond it)."""
+BARE_STEP_MM = 5.0
+"""Spacing of the bare-print sample points."""
+MAX_BARE_POINTS = 240
+MIN_BARE_POINTS = 12
+UNKNOWN_SHARE = 0.5
+"""A place whose sample points mostly match nothing is unknown (something lies on it)."""
+COVERING = 2
+"""This many unknown places, or bare points that are not paper, mean the part is covered."""
+PAWN_SHARE = (0.03, 0.07)
+"""Share of a track space's sample points in a pawn's colour: (surely none, surely a pawn)."""
+SHADE_CHROMA = 0.08
+"""Largest change of hue of a bare point that is only in shadow."""
+
+
+@dataclass(frozen=True)
+class PartsLook:
+    """The colours of the pieces on the parts (BGR), the pips' layout, and the tiles' look.
+
+    ``pieces`` are the cog and pawn colours (name, BGR); ``dice`` each die
+    colour's (name, body BGR, pip BGR). Tuples keep the look hashable, so a
+    renderer can cache what it drew with it; :meth:`piece` and :meth:`die`
+    look a colour up by name. ``pip_offset`` is the distance of a die's outer
+    pips from its centre and ``pip_radius`` a pip's radius, in die sides.
+    """
+
+    pieces: tuple[tuple[str, BGR], ...] = (
+        ("red", (40, 45, 200)),
+        ("blue", (190, 90, 35)),
+        ("green", (60, 150, 40)),
+        ("yellow", (40, 200, 230)),
+    )
+    dice: tuple[tuple[str, BGR, BGR], ...] = (
+        ("black", (38, 36, 34), (235, 235, 232)),
+        ("aqua", (190, 178, 40), (30, 28, 26)),
+        ("red", (45, 40, 190), (30, 28, 26)),
+        ("yellow", (40, 205, 235), (30, 28, 26)),
+    )
+    tiles: TileLook = field(default_factory=lambda: REFERENCE_LOOK)
+    pip_offset: float = 0.27
+    pip_radius: float = 0.095
+
+    def piece(self, colour: str) -> BGR:
+        """The BGR of the cog or pawn colour ``colour``; ValueError names an unknown one."""
+        for name, bgr in self.pieces:
+            if name == colour:
+                return bgr
+        raise ValueError(f"unknown piece colour {colour!r}: expected one of {self.piece_names()}")
+
+    def die(self, colour: str) -> tuple[BGR, BGR]:
+        """The (body, pip) BGR of the die colour ``colour``; ValueError names an unknown one."""
+        for name, body, pip in self.dice:
+            if name == colour:
+                return body, pip
+        names = ", ".join(name for name, _, _ in self.dice)
+        raise ValueError(f"unknown die colour {colour!r}: expected one of {names}")
+
+    def die_look(self, colour: str) -> DieLook:
+        """Everything the die reader needs of a die of ``colour``."""
+        body, pip = self.die(colour)
+        return DieLook(body, pip, self.pip_offset, self.pip_radius)
+
+    def piece_names(self) -> tuple[str, ...]:
+        """The cog and pawn colour names, in order."""
+        return tuple(name for name, _ in self.pieces)
+
+
+REFERENCE = PartsLook()
+"""The reference set's look."""
+
+
+@dataclass(frozen=True)
+class PartReading:
+    """What one frame shows of one part: the attributes of :class:`vision.reader.Reading`.
+
+    ``labels`` and ``confidence`` follow ``places`` (the part's read places in
+    layout order); a label is ``""`` for an empty place. ``features`` are the
+    places' mean colours relative to the local paper (for motion); ``rim``
+    the bare print's log colours (so a shadow that stays put can be told);
+    ``shaded`` says every bare point that is not paper is only darker or
+    lighter paper. ``probe`` are three points of the part (mm) whose image the
+    settling filter watches to tell that the part or the camera moved.
+    """
+
+    status: str
+    message: str = ""
+    labels: tuple[str, ...] | None = None
+    confidence: tuple[float, ...] | None = None
+    covered: bool = False
+    markers: dict[int, np.ndarray] = field(default_factory=dict)
+    homography: np.ndarray | None = None
+    features: np.ndarray | None = None
+    shaded: bool = False
+    rim: np.ndarray | None = None
+    part: str = ""
+    places: tuple[str, ...] = ()
+    probe: np.ndarray | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the part was seen and every place read."""
+        return self.status == OK
+
+    @property
+    def certain(self) -> bool:
+        """An OK reading with nothing over the part and every place confident."""
+        return self.ok and not self.covered and not self.uncertain_places()
+
+    def position(self) -> dict[str, str] | None:
+        """Place name -> label (``""`` when empty), or None if not OK."""
+        if self.labels is None:
+            return None
+        return dict(zip(self.places, self.labels, strict=True))
+
+    def uncertain_places(self) -> list[str]:
+        """Names of the places read with less than :data:`MIN_CONFIDENCE`."""
+        confidence = self.confidence or ()
+        return [
+            name
+            for name, value in zip(self.places, confidence, strict=False)
+            if value < MIN_CONFIDENCE
+        ]
+
+    @property
+    def place_noun(self) -> str:
+        """What a place is called in messages ("mat1 place")."""
+        return f"{self.part} place"
+
+    @property
+    def probe_points(self) -> np.ndarray:
+        """Points (mm) of the part whose image shows that the part or the camera moved."""
+        return self.probe if self.probe is not None else np.zeros((3, 2))
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """What one frame shows of every part: ``parts`` maps a part's name to its reading.
+
+    ``status`` is OK when the frame could be read at all (each part then has
+    its own status), or NO_CAMERA / BAD_FRAME (and so has every part).
+    """
+
+    status: str
+    message: str = ""
+    parts: dict[str, PartReading] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """The frame was read (some parts may still be unseen)."""
+        return self.status == OK
+
+    @property
+    def certain(self) -> bool:
+        """Every part seen, uncovered and confidently read."""
+        return self.ok and all(reading.certain for reading in self.parts.values())
+
+
+class LetterReader(Protocol):
+    """The letter classifier the reader needs (:class:`vision.letters.LetterClassifier`)."""
+
+    def classify(self, crops: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]: ...
+
+
+class PartsReader:
+    """Reads the parts of one table (a board, mats) from frames; see the module docstring.
+
+    ``classifier`` reads the letters of face-up tiles (default: the default
+    :class:`vision.letters.LetterClassifier`, built on first use).
+    ``letter_floor`` is the classifier's own confidence threshold (default:
+    :data:`vision.letters.MIN_CONFIDENCE`): a letter read with less makes its
+    place uncertain.
+    """
+
+    def __init__(
+        self,
+        layouts: Sequence[PartLayout],
+        look: PartsLook = REFERENCE,
+        classifier: LetterReader | None = None,
+        *,
+        letter_floor: float | None = None,
+    ) -> None:
+        _check_layouts(layouts)
+        self.layouts = tuple(layouts)
+        self.look = look
+        self._classifier = classifier
+        self._letter_floor = letter_floor
+        self._finder = MarkerFinder(m.id for layout in layouts for m in layout.markers)
+        self._models = tuple(_PartModel(layout, look) for layout in self.layouts)
+
+    @property
+    def classifier(self) -> LetterReader:
+        """The letter classifier (the default one, built on first use, when none was given)."""
+        if self._classifier is None:
+            from vision.letters import LetterClassifier
+
+            self._classifier = LetterClassifier.default()
+        return self._classifier
+
+    @property
+    def letter_floor(self) -> float:
+        """The classifier's confidence threshold."""
+        if self._letter_floor is None:
+            from vision import letters
+
+            self._letter_floor = float(letters.MIN_CONFIDENCE)
+        return self._letter_floor
+
+    def read(self, frame: object) -> TableReading:
+        """Read one frame; never raises for bad frames, reports them instead."""
+        image, problem = check_frame(frame)
+        if image is None:
+            status = NO_CAMERA if frame is None else BAD_FRAME
+            parts = {m.layout.name: m.failed(status, problem, {}) for m in self._models}
+            return TableReading(status, problem, parts)
+        found = self._finder.find(image)
+        drafts = [model.read(image, found) for model in self._models]
+        self._read_letters(image, drafts)
+        parts = {draft.model.layout.name: draft.finish() for draft in drafts}
+        return TableReading(OK, "", parts)
+
+    def _read_letters(self, image: np.ndarray, drafts: Sequence[_Draft]) -> None:
+        """Classify every face-up tile of the frame in one batch and label them."""
+        crops = [draft.letter_crops(image) for draft in drafts]
+        if not any(len(batch) for batch in crops):
+            return
+        letters, confidences = self.classifier.classify(np.concatenate(crops))
+        start = 0
+        for draft, batch in zip(drafts, crops, strict=True):
+            end = start + len(batch)
+            draft.set_letters(letters[start:end], confidences[start:end], self.letter_floor)
+            start = end
+
+
+def _check_layouts(layouts: Sequence[PartLayout]) -> None:
+    """Refuse no parts, two parts of one name, or a marker id on two parts (one line each)."""
+    if not layouts:
+        raise ValueError("the parts reader needs at least one part layout")
+    names: set[str] = set()
+    owners: dict[int, str] = {}
+    for layout in layouts:
+        if layout.name in names:
+            raise ValueError(f"two parts are called {layout.name!r}")
+        names.add(layout.name)
+        if len(layout.markers) < MIN_MARKERS:
+            raise ValueError(
+                f"{layout.name}: has {len(layout.markers)} markers, needs {MIN_MARKERS}"
+            )
+        for marker in layout.markers:
+            if marker.id in owners:
+                raise ValueError(
+                    f"marker {marker.id} is on both {owners[marker.id]} and {layout.name}"
+                )
+            owners[marker.id] = layout.name
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The places of one kind (tile, cog, pawn) and their sample points.
+
+    ``indices`` index the part's read places; the group's points are
+    ``points`` consecutive entries of the part's point list from ``start``,
+    ``count`` per place. ``empty`` is each point's colour in the bare print
+    (places, count, 3); ``basis`` the light-surface basis at each place's centre.
+    """
+
+    indices: np.ndarray
+    start: int
+    count: int
+    empty: np.ndarray
+    basis: np.ndarray
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.count * len(self.indices)
+
+
+class _PartModel:
+    """Everything fixed about reading one part: its sample points, bare print and colours."""
+
+    def __init__(self, layout: PartLayout, look: PartsLook) -> None:
+        self.layout = layout
+        self.look = look
+        self.places = layout.read_places()
+        self.names = tuple(place.name for place in self.places)
+        sheet = draw_part(layout, SHEET_PX_PER_MM)
+        blur = PRINT_BLUR_MM * SHEET_PX_PER_MM
+        self._print = relative_log(cv2.GaussianBlur(sheet, (0, 0), blur).astype(np.float32))
+        bare = self._bare_points(sheet)
+        self.bare_basis = self._basis(bare)
+        points = [bare]
+        self.tiles = self._group("tile", _tile_offsets, points)
+        self.cogs = self._group("cog", _cog_offsets, points)
+        self.pawns = self._group("pawn", _pawn_offsets, points)
+        self.points_mm = np.concatenate(points).astype(np.float64)
+        self.dice = [
+            (index, place, DieReader(place, look.die_look(place.colour or "black")))
+            for index, place in enumerate(self.places)
+            if place.kind == "die"
+        ]
+        self.die_basis = self._basis(np.array([(p.x, p.y) for _i, p, _r in self.dice]))
+        width, height = layout.width, layout.height
+        self.corners_mm = np.array([(0, 0), (width, 0), (width, height), (0, height)], float)
+        self.probe = np.array([(0.2, 0.2), (0.8, 0.2), (0.5, 0.8)]) * (width, height)
+        self.tile_palette = tile_palette(look.tiles)
+        self.piece_palette = piece_palette(look.pieces)
+        self.from_crops = {
+            index: np.linalg.inv(_crop_matrix(place))
+            for index, place in enumerate(self.places)
+            if place.kind == "tile"
+        }
+
+    def _basis(self, points_mm: np.ndarray) -> np.ndarray:
+        """Smooth-light basis 1, u, v, uv, u^2, v^2 at points (mm), u, v in -1..1 over the part."""
+        points_mm = points_mm.reshape(-1, 2)
+        u = points_mm[:, 0] / (self.layout.width / 2) - 1
+        v = points_mm[:, 1] / (self.layout.height / 2) - 1
+        return np.column_stack([np.ones_like(u), u, v, u * v, u * u, v * v]).astype(np.float32)
+
+    def _bare_points(self, sheet: np.ndarray) -> np.ndarray:
+        """Points (mm) of bare paper well clear of places, markers, ink and the part's edge."""
+        scale = SHEET_PX_PER_MM
+        paper = np.all(sheet == np.array(PAPER_BGR, np.uint8), axis=2).astype(np.uint8)
+        reach = round(1.5 * scale)
+        kernel = np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)
+        paper = cv2.erode(paper, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        edge = round(EDGE_MARGIN_MM * scale)
+        paper[:edge], paper[-edge:], paper[:, :edge], paper[:, -edge:] = 0, 0, 0, 0
+        for place in self.layout.places:
+            (x0, y0), (x1, y1) = place.corners()
+            margin = BARE_MARGIN_MM if place.kind != "free" else 2.0
+            _clear(paper, (x0 - margin, y0 - margin, x1 + margin, y1 + margin))
+        for marker in self.layout.markers:
+            x0, y0, x1, y1 = quiet_zone(marker, self.layout)
+            _clear(paper, (x0 - 1, y0 - 1, x1 + 1, y1 + 1))
+        step = round(BARE_STEP_MM * scale)
+        ys, xs = np.nonzero(paper[::step, ::step])
+        if len(ys) > MAX_BARE_POINTS:
+            keep = np.linspace(0, len(ys) - 1, MAX_BARE_POINTS).round().astype(int)
+            ys, xs = ys[keep], xs[keep]
+        if len(ys) < MIN_BARE_POINTS:
+            raise ValueError(
+                f"{self.layout.name}: too little bare print between the places and markers "
+                f"({len(ys)} points): leave margins of paper for the light reference"
+            )
+        return np.column_stack([(xs * step + 0.5) / scale, (ys * step + 0.5) / scale])
+
+    def _group(self, kind: str, offsets, points: list[np.ndarray]) -> _Group:
+        """The places of ``kind``, their sample points appended to ``points``."""
+        indices = [i for i, place in enumerate(self.places) if place.kind == kind]
+        start = sum(len(p) for p in points)
+        per_place = [
+            np.array([(self.places[i].x, self.places[i].y)]) + offsets(self.places[i])
+            for i in indices
+        ]
+        count = len(per_place[0]) if per_place else 0
+        mm = np.concatenate(per_place) if per_place else np.zeros((0, 2))
+        points.append(mm)
+        empty = self._sample_print(mm).reshape(len(indices), count, 3)
+        centres = np.array([(self.places[i].x, self.places[i].y) for i in indices])
+        return _Group(np.array(indices, int), start, count, empty, self._basis(centres))
+
+    def _sample_print(self, mm: np.ndarray) -> np.ndarray:
+        """The bare print's relative colour at points (mm), bilinear."""
+        if not len(mm):
+            return np.zeros((0, 3), np.float32)
+        pixels = project(sheet_matrix(SHEET_PX_PER_MM), mm).astype(np.float32)
+        return cv2.remap(
+            self._print,
+            np.ascontiguousarray(pixels[:, 0]).reshape(1, -1),
+            np.ascontiguousarray(pixels[:, 1]).reshape(1, -1),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        ).reshape(-1, 3)
+
+    def failed(self, status: str, message: str, markers) -> PartReading:
+        """A reading of this part that has no labels (not seen, a bad frame)."""
+        return PartReading(
+            status,
+            message,
+            markers=dict(markers),
+            part=self.layout.name,
+            places=self.names,
+            probe=self.probe,
+        )
+
+    def read(self, image: np.ndarray, found: Mapping[int, np.ndarray]) -> _Draft:
+        """Read this part from a frame, given every marker found in it (letters come later)."""
+        layout = self.layout
+        markers = {m.id: found[m.id] for m in layout.markers if m.id in found}
+        missing = [m.id for m in layout.markers if m.id not in found]
+        if len(markers) < MIN_MARKERS:
+            return _Draft.unread(self, self.failed(NO_BOARD, _missing(layout, missing), markers))
+        homography = fit_homography(layout, markers)
+        if homography is None:
+            message = f"{layout.name}: its markers do not fit the part's layout"
+            return _Draft.unread(self, self.failed(NO_BOARD, message, markers))
+        pixels = project(homography, self.points_mm).astype(np.float32)
+        outline = project(homography, self.corners_mm)
+        height, width = image.shape[:2]
+        if outline.min() < 0 or outline[:, 0].max() > width - 1 or outline[:, 1].max() > height - 1:
+            message = f"{layout.name} is partly outside the picture"
+            return _Draft.unread(self, self.failed(NO_BOARD, message, markers))
+        values = cv2.remap(
+            image,
+            np.ascontiguousarray(pixels[:, 0]).reshape(1, -1),
+            np.ascontiguousarray(pixels[:, 1]).reshape(1, -1),
+            cv2.INTER_LINEAR,
+        ).reshape(-1, 3)
+        note = ""
+        if missing:
+            note = f"{layout.name}: marker {missing[0]} not found (read with {len(markers)})"
+        draft = _Draft(self, markers, homography, note)
+        draft.read_colours(image, values)
+        return draft
+
+
+def _missing(layout: PartLayout, missing: Sequence[int]) -> str:
+    """The message of a part with too few markers seen."""
+    names = ", ".join(map(str, missing))
+    return (
+        f"{layout.name}: markers not found: {names} "
+        f"(needs {MIN_MARKERS} of {', '.join(map(str, layout.marker_ids()))})"
+    )
+
+
+def _clear(mask: np.ndarray, box: tuple[float, float, float, float]) -> None:
+    """Zero a box (mm) of a mask drawn at :data:`SHEET_PX_PER_MM`."""
+    x0, y0, x1, y1 = (max(0, round(v * SHEET_PX_PER_MM)) for v in box)
+    mask[y0:y1, x0:x1] = 0
+
+
+def _rings(radii, counts) -> np.ndarray:
+    """Points on circles of ``radii`` around the origin, ``counts`` of them on each."""
+    points = []
+    for radius, count in zip(radii, counts, strict=True):
+        for step in range(count):
+            angle = 2 * np.pi * (step + 0.5 * (count % 2 == 0)) / count
+            points.append((radius * np.cos(angle), radius * np.sin(angle)))
+    return np.array(points)
+
+
+def _tile_offsets(place: Place) -> np.ndarray:
+    side = min(place.width, place.height)
+    return _rings((0, 0.1 * side, 0.19 * side, TILE_RADIUS * side), (1, 6, 12, 18))
+
+
+def _cog_offsets(place: Place) -> np.ndarray:
+    side = min(place.width, place.height)
+    return _rings((0.2 * side, 0.3 * side), (8, 12))
+
+
+def _pawn_offsets(place: Place) -> np.ndarray:
+    steps = np.linspace(-0.42, 0.42, 13)
+    grid = np.array([(x, y) for y in steps for x in steps])
+    return grid * np.array([place.width, place.height])
+
+
+def _crop_matrix(place: Place) -> np.ndarray:
+    """3x3 map from part mm to the classifier's crop of a place (its side spans 32 of 48 px)."""
+    scale = CELL_SIDE / min(place.width, place.height)
+    middle = (CROP_SIDE - 1) / 2
+    return np.array(
+        [[scale, 0, middle - scale * place.x], [0, scale, middle - scale * place.y], [0, 0, 1.0]]
+    )
+
+
+class _Draft:
+    """One part's reading while the frame is read: colours first, the letters after the batch."""
+
+    def __init__(self, model: _PartModel, markers, homography=None, note: str = "") -> None:
+        self.model = model
+        self.markers = markers
+        self.homography = homography
+        self.note = note
+        self.unread_reading: PartReading | None = None
+        self._letters: list[int] = []
+
+    @classmethod
+    def unread(cls, model: _PartModel, reading: PartReading) -> _Draft:
+        """A draft of a part that could not be read (its reading says why)."""
+        draft = cls(model, reading.markers)
+        draft.unread_reading = reading
+        return draft
+
+    def read_colours(self, image: np.ndarray, values: np.ndarray) -> None:
+        """Read every place but the face-up tiles' letters from the sample points' ``values``."""
+        count = len(self.model.places)
+        self.labels = [EMPTY] * count
+        self.confidence = np.zeros(count, np.float32)
+        self.features = np.zeros((count, 3), np.float32)
+        self.unknown = np.zeros(count, bool)
+        self._light(values)
+        self._read_tiles(values)
+        self._read_pieces(values, self.model.cogs, pawns=False)
+        self._read_pieces(values, self.model.pawns, pawns=True)
+        self._read_dice(image)
+
+    def _light(self, values: np.ndarray) -> None:
+        """Fit the smooth paper surface to the bare print; note what over it is not paper."""
+        basis = self.model.bare_basis
+        logs = np.log(values[: len(basis)].astype(np.float32) + 1.0) - LOG_PAPER
+        keep = np.ones(len(logs), bool)
+        for _ in range(3):
+            coefficients = _fit(basis[keep], logs[keep])
+            residual = logs - basis @ coefficients
+            keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
+            if keep.sum() < MIN_BARE_POINTS:
+                break
+        self.coefficients = coefficients
+        self.rim = logs
+        self.outliers = int((~keep).sum())
+        self.shaded = self.outliers >= COVERING and _only_shade(residual[~keep])
+        self.weight = SHADED_LUMINANCE_WEIGHT if self.shaded else LUMINANCE_WEIGHT
+
+    def _relative(self, values: np.ndarray, group: _Group) -> np.ndarray:
+        """The group's sample colours relative to the local paper (places, points, 3)."""
+        paper = group.basis @ self.coefficients + LOG_PAPER
+        samples = values[group.start : group.stop].reshape(len(group.indices), group.count, 3)
+        return relative_to(samples, paper[:, None, :])
+
+    def _store(self, group: _Group, labels, confidence, relative, unmatched) -> None:
+        """Labels, confidences, features and unknown flags of a group's places."""
+        for row, index in enumerate(group.indices):
+            self.labels[index] = labels[row]
+        self.confidence[group.indices] = confidence
+        self.features[group.indices] = relative.mean(axis=1)
+        self.unknown[group.indices] = unmatched >= UNKNOWN_SHARE
+
+    def _read_tiles(self, values: np.ndarray) -> None:
+        group = self.model.tiles
+        if not len(group.indices):
+            return
+        relative = self._relative(values, group)
+        shares, unmatched = vote(relative, group.empty, self.model.tile_palette, self.weight)
+        kind, confidence = decide(shares, unmatched)
+        labels = [TILE_CLASSES[k] for k in kind]
+        self._store(group, labels, confidence, relative, unmatched)
+        self._letters = [
+            int(i) for i, label in zip(group.indices, labels, strict=True) if label == "face"
+        ]
+
+    def _read_pieces(self, values: np.ndarray, group: _Group, pawns: bool) -> None:
+        """Cog spaces (one cog colour or bare) or pawn spaces (every pawn colour present)."""
+        if not len(group.indices):
+            return
+        relative = self._relative(values, group)
+        palette: Palette = self.model.piece_palette
+        shares, unmatched = vote(relative, group.empty, palette, self.weight)
+        names = self.model.look.piece_names()
+        if not pawns:
+            kind, confidence = decide(shares, unmatched)
+            labels = [(EMPTY, *names)[k] for k in kind]
+        else:
+            labels, confidence = _pawn_labels(shares[:, 1:], unmatched, names)
+        self._store(group, labels, confidence, relative, unmatched)
+
+    def _read_dice(self, image: np.ndarray) -> None:
+        model = self.model
+        papers = model.die_basis @ self.coefficients + LOG_PAPER if model.dice else ()
+        for (index, _place, reader), paper in zip(model.dice, papers, strict=True):
+            result = reader.read(image, self.homography, paper, self.weight)
+            self.labels[index] = result.label
+            self.confidence[index] = result.confidence
+            self.features[index] = result.feature
+            self.unknown[index] = result.unknown
+
+    def letter_crops(self, image: np.ndarray) -> np.ndarray:
+        """The classifier's crops (N, 48, 48, 3) of this part's face-up tiles."""
+        if self.unread_reading is not None or not self._letters:
+            return np.zeros((0, CROP_SIDE, CROP_SIDE, 3), np.uint8)
+        crops = [
+            cv2.warpPerspective(
+                image,
+                self.homography @ self.model.from_crops[index],
+                (CROP_SIDE, CROP_SIDE),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            for index in self._letters
+        ]
+        return np.stack(crops)
+
+    def set_letters(self, letters: Sequence[str], confidences: np.ndarray, floor: float) -> None:
+        """Label the face-up tiles with the classifier's letters; its doubt becomes the place's.
+
+        The classifier's confidence maps onto the place's so that its own
+        threshold ``floor`` lands on :data:`MIN_CONFIDENCE`. A face-up tile
+        whose letter the classifier does not name stays ``"face"``, uncertain.
+        """
+        for index, letter, value in zip(self._letters, letters, confidences, strict=True):
+            mapped = _letter_confidence(float(value), floor)
+            self.labels[index] = letter or "face"
+            self.confidence[index] = min(self.confidence[index], mapped if letter else 0.0)
+
+    def finish(self) -> PartReading:
+        """The part's reading, once the letters are in."""
+        if self.unread_reading is not None:
+            return self.unread_reading
+        model = self.model
+        unknown = [model.names[i] for i in np.flatnonzero(self.unknown)]
+        covered = self.outliers >= COVERING or len(unknown) >= COVERING
+        shaded = self.shaded and len(unknown) < COVERING
+        cover = self._cover_message(unknown, shaded)
+        return PartReading(
+            OK,
+            "; ".join(text for text in (self.note, cover) if text),
+            tuple(self.labels),
+            tuple(np.round(self.confidence.astype(float), 3).tolist()),
+            covered,
+            self.markers,
+            self.homography,
+            self.features,
+            shaded,
+            self.rim,
+            model.layout.name,
+            model.names,
+            model.probe,
+        )
+
+    def _cover_message(self, unknown: list[str], shaded: bool) -> str:
+        name = self.model.layout.name
+        if len(unknown) >= COVERING:
+            shown = ", ".join(unknown[:4]) + (" ..." if len(unknown) > 4 else "")
+            return f"{name}: something over places {shown}"
+        if self.outliers < COVERING:
+            return ""
+        if shaded:
+            return f"{name}: a shadow over the part ({self.outliers} bare points darker or lighter)"
+        return f"{name}: something over the part ({self.outliers} bare points)"
+
+
+def _pawn_labels(shares: np.ndarray, unmatched: np.ndarray, names: Sequence[str]):
+    """Per pawn space: the pawn colours covering enough of it, and a confidence.
+
+    A colour covering between the two :data:`PAWN_SHARE` thresholds is in
+    doubt; many points matching nothing (a hand) make the space doubtful too.
+    """
+    low, high = PAWN_SHARE
+    labels = [
+        pawn_label([n for n, share in zip(names, row, strict=True) if share >= high])
+        for row in shares
+    ]
+    doubt = np.clip((shares - low) / (high - low), 0, 1)
+    sureness = np.maximum(doubt, 1 - doubt).min(axis=1)
+    clean = np.clip(1 - (unmatched - 0.1) / 0.25, 0, 1)
+    return labels, (sureness * clean).astype(np.float32)
+
+
+def _letter_confidence(value: float, floor: float) -> float:
+    """The classifier's confidence rescaled so that its threshold ``floor`` becomes 0.5."""
+    if value < floor:
+        return MIN_CONFIDENCE * value / max(floor, 1e-6)
+    return MIN_CONFIDENCE + (1 - MIN_CONFIDENCE) * (value - floor) / max(1 - floor, 1e-6)
+
+
+def _fit(basis: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Least-squares coefficients through the normal equations (the basis is tiny)."""
+    return np.linalg.solve(basis.T @ basis + 1e-6 * np.eye(basis.shape[1]), basis.T @ values)
+
+
+def _only_shade(residuals: np.ndarray) -> bool:
+    """Every bare point that is not paper is paper of unchanged hue (a shadow, a lamp)."""
+    if len(residuals) == 0:
+        return False
+    luminance = residuals.mean(axis=1, keepdims=True)
+    return bool((np.abs(residuals - luminance).max(axis=1) < SHADE_CHROMA).all())
