@@ -287,7 +287,7 @@ class Link:
         return False
 
     def counters(self) -> dict[str, int]:
-        """Reliability counters: retransmissions (of which after a time-out), NAKs sent,
+        """Reliability counters: retransmissions, resend-timer expiries, NAKs sent,
         duplicates, rejected frames, reconnects, the round trip in ms (-1: not measured)."""
         with self._lock:
             round_trip = self._channel.round_trip_ms()
