@@ -19,6 +19,7 @@ All sample points are read in one bilinear pass (``cv2.remap``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -48,6 +49,8 @@ HUB_RATIO = (0.35, 0.55)
 """A cog's hub dip over the frame's median hub dip: (surely not seated, surely seated)."""
 SHADE_CHROMA = 0.08
 """Largest change of hue (log colour less its mean) of a rim point that is only in shadow."""
+PROBE_POINTS = np.array([[-100.0, -100.0], [100.0, 100.0], [100.0, -100.0]])
+"""Board points (mm) the settling filter watches to tell that the board or the camera moved."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,18 @@ class Reading:
         """Pegs read with less than :data:`MIN_CONFIDENCE`."""
         confidence = self.confidence or ()
         return [peg for peg, value in zip(PEGS, confidence, strict=False) if value < MIN_CONFIDENCE]
+
+    def uncertain_places(self) -> list[str]:
+        """The uncertain pegs' names ("row,column"), as the settling filter names places."""
+        return [f"{row},{column}" for row, column in self.uncertain_pegs()]
+
+    place_noun: ClassVar[str] = "peg"
+    """What a place is called in messages."""
+
+    @property
+    def probe_points(self) -> np.ndarray:
+        """Points (board mm) whose image shows that the board or the camera moved."""
+        return PROBE_POINTS
 
 
 def sample_offsets(pitch: float) -> np.ndarray:

@@ -7,6 +7,10 @@ markers, a lost camera) restarts the window. A shadow across the board (a
 lamp) is first treated as cover, and accepted once it has stayed put. Time
 comes from an injected clock, so tests run windows instantly.
 
+It settles any reading with the attributes of :class:`vision.reader.Reading`
+(:class:`SettleReading`): the Kogworks disk's, and each printed part's
+(:class:`vision.parts.PartReading`, one filter per part).
+
 >>> from vision.reader import Reading
 >>> times = iter([0.0, 0.1, 0.2, 0.35])
 >>> settle = SettlingFilter(window=0.3, clock=lambda: next(times))
@@ -17,15 +21,15 @@ comes from an injected clock, so tests run windows instantly.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, Protocol
 
 import numpy as np
 
-from vision.geometry import PEGS, Position
 from vision.markers import project
-from vision.reader import BAD_FRAME, MIN_CONFIDENCE, NO_BOARD, NO_CAMERA, Reading
+from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA
 
 
 class BoardState(Enum):
@@ -38,16 +42,45 @@ class BoardState(Enum):
     NO_CAMERA = "no camera"
 
 
+class SettleReading(Protocol):
+    """What the filter needs of a reading (:class:`vision.reader.Reading` and
+    :class:`vision.parts.PartReading` have it)."""
+
+    status: str
+    message: str
+    labels: tuple[Any, ...] | None
+    confidence: tuple[float, ...] | None
+    covered: bool
+    homography: np.ndarray | None
+    features: np.ndarray | None
+    shaded: bool
+    rim: np.ndarray | None
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def place_noun(self) -> str: ...
+
+    @property
+    def probe_points(self) -> np.ndarray: ...
+
+    def position(self) -> Mapping[Any, Any] | None: ...
+
+    def uncertain_places(self) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class SettleStatus:
     """The filter's answer for one frame.
 
-    ``committed`` is the last committed position (None before the first);
-    ``new_commit`` is True only on the frame that committed a changed position.
+    ``committed`` is the last committed position, as the committed reading's
+    ``position()`` gives it (None before the first); ``new_commit`` is True
+    only on the frame that committed a changed position.
     """
 
     state: BoardState
-    committed: Position | None
+    committed: Mapping[Any, Any] | None
     new_commit: bool = False
     still_for: float = 0.0
     message: str = ""
@@ -81,21 +114,21 @@ class SettlingFilter:
         self.min_frames = min_frames
         self.motion_threshold = motion_threshold
         self.camera_shift = camera_shift
-        self._committed: tuple[str | None, ...] | None = None
-        self._candidate: tuple[str | None, ...] | None = None
+        self._committed: SettleReading | None = None
+        self._candidate: tuple[Any, ...] | None = None
         self._since = 0.0
         self._frames = 0
-        self._previous: Reading | None = None
+        self._previous: SettleReading | None = None
         self.shadow_window = shadow_window
         self._shadow: tuple[np.ndarray, float] | None = None
         self._accepted_shadow: np.ndarray | None = None
 
     @property
-    def committed(self) -> Position | None:
-        """The last committed position, or None."""
-        return None if self._committed is None else dict(zip(PEGS, self._committed, strict=True))
+    def committed(self) -> Mapping[Any, Any] | None:
+        """The last committed position (the committed reading's ``position()``), or None."""
+        return None if self._committed is None else self._committed.position()
 
-    def update(self, reading: Reading) -> SettleStatus:
+    def update(self, reading: SettleReading) -> SettleStatus:
         """Feed one frame's reading; say what the board is doing and whether it committed."""
         now = self.clock()
         previous, self._previous = self._previous, reading if reading.ok else None
@@ -111,18 +144,19 @@ class SettlingFilter:
         self._frames += 1
         if now - self._since < self.window or self._frames < self.min_frames:
             return self._status(BoardState.MOVING, now, "waiting for the board to settle")
-        changed = reading.labels != self._committed
-        self._committed = reading.labels
+        changed = self._committed is None or reading.labels != self._committed.labels
+        if changed:
+            self._committed = reading
         return self._status(BoardState.SETTLED, now, "", new_commit=changed)
 
-    def _clear(self, reading: Reading, now: float) -> bool:
+    def _clear(self, reading: SettleReading, now: float) -> bool:
         """Nothing over the board but, perhaps, a shadow that has stayed put; every peg read.
 
         A shadow (the reader says the rim is only darker or lighter board) is
         accepted once the rim has not changed for ``shadow_window`` seconds, and
         at once when it is the shadow accepted before (a hand came and went).
         """
-        confident = min(reading.confidence or (0.0,)) >= MIN_CONFIDENCE
+        confident = bool(reading.confidence) and not reading.uncertain_places()
         if not reading.covered:
             self._shadow = None
             return confident
@@ -145,17 +179,18 @@ class SettlingFilter:
     def _status(self, state: BoardState, now: float, message: str, new_commit: bool = False):
         return SettleStatus(state, self.committed, new_commit, now - self._since, message)
 
-    def _moved(self, previous: Reading | None, reading: Reading) -> bool:
+    def _moved(self, previous: SettleReading | None, reading: SettleReading) -> bool:
         """Colours or the camera changed since the previous frame."""
         if previous is None or previous.features is None or reading.features is None:
             return True
         change = np.abs(reading.features - previous.features).max()
         return bool(change > self.motion_threshold) or self._camera_moved(previous, reading)
 
-    def _camera_moved(self, previous: Reading, reading: Reading) -> bool:
-        corners = np.array([[-100.0, -100.0], [100.0, 100.0], [100.0, -100.0]])
-        before = project(previous.homography, corners)
-        after = project(reading.homography, corners)
+    def _camera_moved(self, previous: SettleReading, reading: SettleReading) -> bool:
+        """The image of the reading's probe points moved more than ``camera_shift`` pixels."""
+        probe = reading.probe_points
+        before = project(previous.homography, probe)
+        after = project(reading.homography, probe)
         return bool(np.abs(after - before).max() > self.camera_shift)
 
 
@@ -165,18 +200,18 @@ def _same_rim(before: np.ndarray, after: np.ndarray) -> bool:
     return bool(changed.sum() <= 2)
 
 
-def _cover_message(reading: Reading) -> str:
+def _cover_message(reading: SettleReading) -> str:
     """Why a reading that is OK cannot be committed yet."""
     if reading.covered and not reading.shaded:
         return reading.message
-    if reading.uncertain_pegs() or not reading.covered:
+    if reading.uncertain_places() or not reading.covered:
         return _uncertain(reading)
     return "a shadow over the board: waiting to see that it stays put"
 
 
-def _uncertain(reading: Reading) -> str:
-    pegs = reading.uncertain_pegs()
-    shown = ", ".join(f"{r},{c}" for r, c in pegs[:6])
-    return f"cannot read peg{'s' if len(pegs) > 1 else ''} {shown}" + (
-        " ..." if len(pegs) > 6 else ""
+def _uncertain(reading: SettleReading) -> str:
+    places = reading.uncertain_places()
+    shown = ", ".join(places[:6])
+    return f"cannot read {reading.place_noun}{'s' if len(places) > 1 else ''} {shown}" + (
+        " ..." if len(places) > 6 else ""
     )
