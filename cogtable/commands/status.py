@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cogtable.service.runner import default_state_dir, read_status
+from cogtable.service.waiting import WAITING
 
 NAME = "status"
 HELP = "Show the running table's state: game, turn, camera/link/GPIO, last error."
@@ -31,19 +32,23 @@ def format_status(status: dict[str, Any], now: float) -> list[str]:
     """The status as lines a person reads."""
     age = now - float(status.get("updated", 0))
     parts = status.get("parts", {})
-    lines = [
-        f"game:       {status.get('game', '?')} #{status.get('game_id', '?')},"
-        f" ply {status.get('ply', '?')}",
-        f"turn:       {status.get('turn') or 'game over'}",
-        f"board:      {'in sync' if status.get('in_sync') else 'not in sync'}"
-        + (f" ({status['waiting']})" if status.get("waiting") else ""),
-    ]
+    if status.get("state") == WAITING:  # no table yet: what it waits for and how to give it
+        lines = [f"state:      {status.get('message') or WAITING}"]
+        lines += [f"calibrate:  sudo {status['calibrate']}"] if status.get("calibrate") else []
+    else:
+        lines = [
+            f"game:       {status.get('game', '?')} #{status.get('game_id', '?')},"
+            f" ply {status.get('ply', '?')}",
+            f"turn:       {status.get('turn') or 'game over'}",
+            f"board:      {'in sync' if status.get('in_sync') else 'not in sync'}"
+            + (f" ({status['waiting']})" if status.get("waiting") else ""),
+        ]
     if status.get("asking"):
         lines.append(f"waiting for: {status['asking']}")
     if status.get("last"):
         lines.append(f"last:       {status['last']}")
     lines += [f"{part + ':':<12}{parts[part]}" for part in sorted(parts)]
-    if status.get("message"):
+    if status.get("message") and status.get("state") != WAITING:
         lines.append(f"message:    {status['message']}")
     if status.get("outcome"):
         lines.append(f"result:     {status['outcome']}")

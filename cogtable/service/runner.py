@@ -6,6 +6,11 @@ when :class:`cogtable.runtime.Runtime` has been built and started. From then
 on the controller loop pings the watchdog through its heartbeat, so a hung
 controller, not only a dead process, gets the service restarted.
 
+Without a calibration of the camera (a fresh install) the service does not
+fail: it waits for one (:mod:`cogtable.service.waiting`), READY sent with a
+STATUS that says so, the status file and the LEDs saying so too, and goes on
+to the table once ``cogtable calibrate`` has written it.
+
 Signals: SIGTERM (and SIGINT) put a shutdown on the input queue; the
 controller leaves the LEDs paused and the journal closed. SIGHUP reads the
 profile again: a good one replaces the running table (the game resumes from
@@ -30,6 +35,7 @@ from cogtable.files import ensure_folder
 from cogtable.game_choice import choose
 from cogtable.inputs import Shutdown
 from cogtable.service.notify import Notifier
+from cogtable.service.waiting import WAITING, WaitingLeds, calibration_problem, waiting_status
 from hardware.profile import Profile, ProfileError, load_profile
 
 log = logging.getLogger("cogtable.service")
@@ -38,6 +44,8 @@ RELOAD = "reload"
 STATUS_FILE = "status.json"
 EX_CONFIG = 78
 """sysexits' 'configuration error': a profile that cannot be used."""
+WAIT_POLL_S = 0.25
+"""While waiting for a calibration: how often signals and the calibration file are looked at."""
 
 
 def read_profile(path: Path | None) -> Profile:
@@ -114,13 +122,43 @@ class Service:
         ensure_folder(self.state_dir, "the state folder")
         self._install_signals()
         while True:
-            reason = self._run_once(profile)
+            reason = self._wait_for_calibration(profile)
+            calibrated = not reason
+            if calibrated:
+                reason = self._run_once(profile)
             if self.stop_requested or not self.reload_requested:
                 self.notifier.stopping()
                 log.info("stopped: %s", self.stop_requested or reason)
                 return 0
             self.reload_requested = False
-            profile = self._reloaded(profile)
+            profile = self._reloaded(profile, needs_calibration=calibrated)
+
+    def _wait_for_calibration(self, profile: Profile) -> str:
+        """Wait while the profile's calibration cannot be loaded; "" once it can.
+
+        Returns the stop signal's name, or ``reload``, if one comes first.
+        """
+        problem = calibration_problem(profile)
+        if problem is None:
+            return ""
+        game = choose(profile, self.game).game
+        status = StatusWriter(self.state_dir, lambda: waiting_status(profile, problem, game))
+        leds = WaitingLeds(profile)
+        try:
+            leds.show()
+            status(force=True)
+            self.notifier.ready(f"{WAITING}: {problem}")
+            log.warning("%s: %s", WAITING, problem)
+            while not (self.stop_requested or self.reload_requested):
+                if calibration_problem(profile) is None:
+                    log.info("calibration found: starting the table")
+                    return ""
+                self.notifier.watchdog()
+                status()
+                time.sleep(WAIT_POLL_S)
+            return self.stop_requested or RELOAD
+        finally:
+            leds.close()
 
     def _run_once(self, profile: Profile) -> str:
         from cogtable.runtime import Runtime
@@ -148,13 +186,18 @@ class Service:
 
         return beat
 
-    def _reloaded(self, current: Profile) -> Profile:
-        """The profile read again, if it is usable all the way to the camera; else ``current``."""
+    def _reloaded(self, current: Profile, needs_calibration: bool = True) -> Profile:
+        """The profile read again, if it is usable all the way to the camera; else ``current``.
+
+        While the service waits for a calibration (``needs_calibration`` false)
+        a profile without one is taken: it is waited for with that profile.
+        """
         self.notifier.reloading()
         try:
             profile = read_profile(self.profile_path)
             board_geometry(profile)
-            camera_calibration(profile)
+            if needs_calibration:
+                camera_calibration(profile)
             choose(profile, self.game)
         except UserError as error:
             log.error("profile not reloaded, keeping the running one: %s", error)
