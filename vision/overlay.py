@@ -135,3 +135,85 @@ def png_bytes(image: np.ndarray, dpi: float | None = None) -> bytes:
     chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
     end_of_header = 8 + 8 + 13 + 4
     return png[:end_of_header] + chunk + png[end_of_header:]
+
+
+PLACE_BGR = (255, 255, 255)
+UNSURE_BGR = (0, 0, 255)
+"""Places read with low confidence are drawn red."""
+
+
+def draw_parts_reading(frame: np.ndarray, table_reading, layouts) -> np.ndarray:
+    """The frame with what was read of each printed part (:mod:`vision.parts`).
+
+    Every place is outlined where its part's homography puts it, with its
+    label in its top-left corner (``.`` for an empty place, ``W`` a tile face
+    down, ``*`` a star, colours by initial), in red where it was read with low
+    confidence; markers found are outlined green; each part's status and
+    message, and the frame's, are written at the top left.
+    """
+    from vision.parts import MIN_CONFIDENCE as PART_MIN_CONFIDENCE
+
+    image = frame.copy()
+    lines = [table_reading.status + (f": {table_reading.message}" if table_reading.message else "")]
+    for layout in layouts:
+        reading = table_reading.parts.get(layout.name)
+        if reading is None:
+            continue
+        _draw_markers(image, reading.markers)
+        if reading.homography is not None and reading.labels is not None:
+            _draw_places(image, reading, layout, PART_MIN_CONFIDENCE)
+        uncertain = len(reading.uncertain_places()) if reading.ok else 0
+        state = reading.status + (" covered" if reading.covered else "")
+        state += f", {uncertain} unsure" if uncertain else ""
+        lines.append(
+            f"{layout.name}: {state}" + (f" ({reading.message})" if reading.message else "")
+        )
+    for row, text in enumerate(lines):
+        _outlined_text(image, text, (8, 20 + 20 * row))
+    return image
+
+
+def _draw_markers(image: np.ndarray, markers: dict[int, np.ndarray]) -> None:
+    for marker_id, corners in markers.items():
+        cv2.polylines(image, [np.rint(corners).astype(np.int32)], True, (0, 255, 0), 2, cv2.LINE_AA)
+        cv2.putText(
+            image, str(marker_id), _pt(corners[0]), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 255, 0), 1
+        )
+
+
+def _draw_places(image: np.ndarray, reading, layout, min_confidence: float) -> None:
+    """Each read place's outline and label, red where unsure."""
+    places = {place.name: place for place in layout.read_places()}
+    for name, label, confidence in zip(
+        reading.places, reading.labels, reading.confidence, strict=True
+    ):
+        place = places[name]
+        (x0, y0), (x1, y1) = place.corners()
+        outline = project(reading.homography, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]))
+        colour = PLACE_BGR if confidence >= min_confidence else UNSURE_BGR
+        cv2.polylines(image, [np.rint(outline).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
+        corner = project(reading.homography, np.array([(x0 + 1.0, y0 + 1.0)]))[0]
+        text = _short_label(label)
+        (_width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.4, 1)
+        at = (round(corner[0]), round(corner[1] + height))
+        cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1, cv2.LINE_AA)
+
+
+def _short_label(label: str) -> str:
+    """A label short enough to write on a place: ``.`` empty, ``W`` wild, ``*`` star,
+    colours by their initials (``b+r``)."""
+    if not label:
+        return "."
+    if label == "wild":
+        return "W"
+    if label == "star":
+        return "*"
+    if len(label) == 1:
+        return label
+    return "+".join(colour[:1] for colour in label.split("+"))
+
+
+def _outlined_text(image: np.ndarray, text: str, at: tuple[int, int]) -> None:
+    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
