@@ -31,6 +31,7 @@ limits of Phase V) go to the console. Victory points are never shown.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -107,13 +108,7 @@ class CogAdapter(TableAdapter):
 
     def camera_regions(self) -> tuple[CameraRegion, ...]:
         """The board and the four mats (a game uses the mats of its players)."""
-        edition = load_edition()
-        if edition.layout is None:
-            return ()
-        return tuple(
-            CameraRegion(part.name, "parts", ("draw", "die", "choice"), part)
-            for part in part_layouts(edition, 4)
-        )
+        return _regions()
 
     def regions_for(self, state: State) -> tuple[CameraRegion, ...]:
         """The parts this game reads: the board and its players' mats."""
@@ -204,6 +199,18 @@ class CogAdapter(TableAdapter):
         _show_pawns(leds, state, scene)
         _show_spaces(leds, state, scene)
         return leds
+
+
+@functools.cache
+def _regions() -> tuple[CameraRegion, ...]:
+    """The built-in edition's parts as camera regions, built once (the edition never changes)."""
+    edition = load_edition()
+    if edition.layout is None:
+        return ()
+    return tuple(
+        CameraRegion(part.name, "parts", ("draw", "die", "choice"), part)
+        for part in part_layouts(edition, 4)
+    )
 
 
 # -- explaining a difference -------------------------------------------------------
@@ -512,7 +519,13 @@ def _cells(names: Sequence[str]) -> str:
 def _word_refused(
     state: CogState, player: int, reason: str, action: Action | None = None
 ) -> Verdict:
-    return Verdict("illegal", action=action, reason=f"{state.player_name(player)}'s grid: {reason}")
+    """Refused on ``player``'s mat: their seat LED blinks red (``other_places``: the seat)."""
+    return Verdict(
+        "illegal",
+        action=action,
+        reason=f"{state.player_name(player)}'s grid: {reason}",
+        other_places=(("seats", (player,)),),
+    )
 
 
 def _new_word(
@@ -771,9 +784,10 @@ def _show_pawns(leds: Frame, state: CogState, scene: Scene) -> None:
 def _show_spaces(leds: Frame, state: CogState, scene: Scene) -> None:
     """Cog spaces: where the current player may go (dim), refused (red), differing (amber)."""
     verdict = scene.verdict
-    refused = verdict.action.player if verdict.action is not None else CHANCE
-    if verdict.kind == "illegal" and not verdict.places and 0 <= refused < _size(leds, "seats"):
-        leds.set("seats", refused, RED, blink(0.4))  # a word refused: that player's seat
+    if verdict.kind == "illegal":
+        for seat in dict(verdict.other_places).get("seats", ()):
+            if 0 <= seat < _size(leds, "seats"):
+                leds.set("seats", seat, RED, blink(0.4))  # a word refused: that player's seat
     if not _size(leds, "cog-spaces"):
         return
     if verdict.kind == "illegal":

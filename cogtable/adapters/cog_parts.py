@@ -263,15 +263,18 @@ def laid_out(state: CogState, layout: Layout) -> dict[str, dict[str, str]]:
     """Every place's label on a table laid out as the game says: reserves in order, stars too.
 
     The mock table lays its parts out so; the tests compare readings with it.
-    A reserve or a star pile bigger than its printed places spills over (the
-    places show as many as fit).
+    Stars beyond the star places lie in the reserve (the reader counts a star
+    token anywhere off the grid); a reserve bigger than its places shows as
+    many tiles as fit.
     """
     view = expected_view(state)
     for player, mat in enumerate(state.mats):
         places = view[mat_name(player)]
-        tiles = [tile_label(tile) for tile in mat.reserve]
+        stars = len(layout.mat.stars)
+        spilled = [STAR] * max(0, mat.stars - stars)  # more stars than star places: in the reserve
+        tiles = [tile_label(tile) for tile in mat.reserve] + spilled
         for n in range(len(layout.mat.reserve)):
             places[f"reserve{n + 1}"] = tiles[n] if n < len(tiles) else EMPTY
-        for n in range(len(layout.mat.stars)):
+        for n in range(stars):
             places[f"star{n + 1}"] = STAR if n < mat.stars else EMPTY
     return view

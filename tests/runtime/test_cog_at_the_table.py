@@ -50,7 +50,7 @@ from games.cog.state import CogState
 from games.core import CHANCE, Action, new_game
 from hardware.leds import Frame
 from tests.runtime.neutral_helpers import FrameLog, make_table, sources
-from vision.layout import EMPTY, LETTERS, STAR, WILD
+from vision.layout import LETTERS, WILD
 
 Reading = dict[str, dict[str, str]]
 """A settled reading: part -> place -> label (what the camera reports)."""
@@ -141,21 +141,8 @@ def after(state: CogState, action: Action) -> CogState:
 
 
 def reading(state: CogState) -> Reading:
-    """The table laid out as ``state`` says (stars beyond the star places on free reserve places).
-
-    :func:`laid_out` drops stars the printed star places cannot hold; a
-    person puts them on an empty reserve place, where the reader counts them
-    too (:func:`cogtable.adapters.cog_parts.seen_contents`).
-    """
-    seen = laid_out(state, LAYOUT)
-    for player, mat in enumerate(state.mats):
-        places = seen[mat_of(player)]
-        extra = mat.stars - len(LAYOUT.mat.stars)
-        free = [n for n in range(len(LAYOUT.mat.reserve)) if places[f"reserve{n + 1}"] == EMPTY]
-        assert extra <= len(free), "the printed mat cannot hold this many tiles and stars"
-        for n in free[: max(extra, 0)]:
-            places[f"reserve{n + 1}"] = STAR
-    return seen
+    """The table laid out as ``state`` says (stars beyond the star places lie in the reserve)."""
+    return laid_out(state, LAYOUT)
 
 
 def edited(seen: Mapping[str, Mapping[str, str]], part: str, **places: str) -> Reading:
