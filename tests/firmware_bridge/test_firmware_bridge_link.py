@@ -112,7 +112,7 @@ def test_a_die_rolls_on_request_and_shows_its_pips(sim: Simulator) -> None:
         link.roll(0)
         event = link.events.get(timeout=5)
         assert isinstance(event, DiceEvent) and event.die == 0 and 1 <= event.value <= 6
-        assert wait_until(lambda: sum(c != (0, 0, 0) for c in sim.leds()[93:100]) == event.value)
+        assert wait_until(lambda: sum(c != (0, 0, 0) for c in sim.leds()[101:108]) == event.value)
 
 
 def test_noise_10000_events_and_1000_led_frames_arrive_once_in_order(
