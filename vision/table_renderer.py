@@ -263,21 +263,42 @@ def _bare_table(scene: TableScene, scale: float) -> np.ndarray:
     width, height = (round(s * scale) for s in scene.table_size_mm)
     grain = np.random.default_rng(11).normal(0, 1, (max(2, height // 4), max(2, width // 4)))
     grain = cv2.GaussianBlur(grain, (0, 0), sigmaX=6, sigmaY=1.2)
-    grain = cv2.resize(grain / max(grain.std(), 1e-6), (width, height))
-    table = np.empty((height, width, 3), np.float32)
-    table[:] = TABLE_BGR
-    table *= (1 + 0.08 * grain)[..., None].astype(np.float32)
-    to_texture = sheet_matrix(scale)
+    gain = (1 + 0.08 * grain / max(float(grain.std()), 1e-6)).astype(np.float32)
+    gain = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
+    table = cv2.merge([np.clip(gain * channel, 0, 255).astype(np.uint8) for channel in TABLE_BGR])
     for layout, pose in scene.parts:
-        sheet = draw_part(layout, scale).astype(np.float32)
-        matrix = (to_texture @ part_to_table(layout, pose) @ np.linalg.inv(sheet_matrix(scale)))[:2]
-        cover = cv2.warpAffine(np.ones(sheet.shape[:2], np.float32), matrix, (width, height))
-        shadow = cv2.GaussianBlur(cover, (0, 0), 1.5 * scale)
-        shadow = np.roll(shadow, (round(scale), round(scale)), axis=(0, 1))
-        table *= (1 - 0.35 * shadow)[..., None]
-        laid = cv2.warpAffine(sheet, matrix, (width, height))
-        table = table * (1 - cover[..., None]) + laid * cover[..., None]
-    return np.clip(table, 0, 255).astype(np.uint8)
+        _lay_part(table, layout, pose, scale)
+    return table
+
+
+def _lay_part(table: np.ndarray, layout: PartLayout, pose: PartPose, scale: float) -> None:
+    """Lay one part's printed face on the table texture, with a soft shadow, in place."""
+    sheet = draw_part(layout, scale)
+    to_table = (
+        sheet_matrix(scale) @ part_to_table(layout, pose) @ np.linalg.inv(sheet_matrix(scale))
+    )
+    corners = np.array(
+        [(0, 0), (sheet.shape[1], 0), (sheet.shape[1], sheet.shape[0]), (0, sheet.shape[0])],
+        np.float64,
+    )
+    reach = project(to_table, corners)
+    margin = math.ceil(4 * scale) + 2
+    x0, y0 = np.maximum(np.floor(reach.min(axis=0)).astype(int) - margin, 0)
+    x1, y1 = np.minimum(
+        np.ceil(reach.max(axis=0)).astype(int) + margin, (table.shape[1], table.shape[0])
+    )
+    if x0 >= x1 or y0 >= y1:
+        return
+    size = (int(x1 - x0), int(y1 - y0))
+    matrix = (np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ to_table)[:2]
+    laid = cv2.warpAffine(sheet, matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32)
+    cover = cv2.warpAffine(np.ones(sheet.shape[:2], np.float32), matrix, size)
+    drop = round(scale)
+    shadow = cv2.GaussianBlur(cover, (0, 0), 1.5 * scale)
+    shadow = np.roll(shadow, (drop, drop), axis=(0, 1))
+    region = table[y0:y1, x0:x1].astype(np.float32) * (1 - 0.35 * shadow)[..., None]
+    region += (laid - region) * cover[..., None]
+    table[y0:y1, x0:x1] = np.clip(region + 0.5, 0, 255).astype(np.uint8)
 
 
 def _draw_pieces(texture, scene: TableScene, layout: PartLayout, pose: PartPose, scale: float):
