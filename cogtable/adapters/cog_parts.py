@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.cog.edition import Edition
-from games.cog.layout import Layout, Point
+from games.cog.layout import EDGE_SLOTS, Layout, Point
 from games.cog.state import COLOURS, TURN_BONUSES, CogState
 from vision.layout import EMPTY, STAR, WILD, Marker, PartLayout, Place, pawn_label
 
@@ -207,12 +207,14 @@ def _board_view(state: CogState) -> dict[str, str]:
 
 def _cog_owners(state: CogState) -> dict[str, list[int | None]]:
     """Whose cog stands on each edge's spaces (None: empty), slot by slot."""
-    top: list[int | None] = [state.top_cogs.get(slot) for slot in range(4)]
+    def four(owners: list[int | None]) -> list[int | None]:
+        return owners + [None] * (EDGE_SLOTS - len(owners))  # spaces not used by so few players
+
     return {
-        "top": top,
-        "cabinet": list(state.card_cogs),
+        "top": [state.top_cogs.get(slot) for slot in range(EDGE_SLOTS)],
+        "cabinet": four(list(state.card_cogs)),
         "dice": [_die_cog(state, colour) for colour in state.ed.dice],
-        "turn": list(state.turn_cogs),
+        "turn": four(list(state.turn_cogs)),
     }
 
 

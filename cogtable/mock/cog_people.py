@@ -102,6 +102,8 @@ class CogTablePeople(ConsolePeople):
             return
         if not self._table_right(status):
             return
+        if not status.get("in_sync") or status.get("waiting"):
+            return  # the camera has not yet seen the table still, as it is now
         asked = status.get("waiting_for") or []
         if asked and status.get("ply") == len(self.memory.history):
             self._answer(self.rng.choice(asked) if len(asked) > 1 else asked[0], status)
