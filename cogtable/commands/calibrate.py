@@ -9,6 +9,7 @@ from pathlib import Path
 from cogtable.board_setup import board_geometry, calibration_path
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
+from cogtable.service.install import installed_profile
 from hardware.profile import ProfileError, load_profile
 from vision.calibration import CalibrationError, learn
 from vision.geometry import BoardGeometry, start_position
@@ -29,7 +30,11 @@ MAX_TIMEOUT_S = 600.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--profile, --source, --out, --overlay, --frames, --size, --timeout."""
     parser.add_argument(
-        "--profile", type=Path, default=None, help="table profile (default: the mock table)"
+        "--profile",
+        type=Path,
+        default=None,
+        help="table profile (default: the installed service's /etc/cogtable/profile.toml "
+        "if there is one, else the mock table)",
     )
     parser.add_argument(
         "--source",
@@ -92,12 +97,21 @@ def run(args: argparse.Namespace) -> int:
 def _profile_geometry_and_out(
     profile_path: Path | None, out: Path | None
 ) -> tuple[BoardGeometry, Path]:
-    """The board geometry of the profile, and where to write the calibration."""
+    """The board geometry of the profile, and where to write the calibration.
+
+    Without ``--profile`` the installed service's profile is calibrated, if
+    there is one, so the calibration goes where the service reads it.
+    """
+    installed = installed_profile()
+    if profile_path is None and installed.is_file():
+        profile_path = installed
     try:
         profile = load_profile(profile_path)
     except ProfileError as error:
         raise UserError(str(error)) from error
-    return board_geometry(profile), out or calibration_path(profile) or Path("calibration.json")
+    path = out or calibration_path(profile) or Path("calibration.json")
+    print(f"calibrating for {profile.source}: the calibration goes to {path}")
+    return board_geometry(profile), path
 
 
 def _size(text: str) -> tuple[int, int]:
