@@ -1,7 +1,7 @@
 """The game journal: every game and every applied action, durable before the LEDs change.
 
 The journal is an SQLite database (WAL mode, ``synchronous=FULL``, so a
-committed action survives a crash or a power cut) with two tables:
+committed action survives a crash or a power cut) with three tables:
 
 - ``games``: id, game name, options (JSON), seed, table profile, started,
   finished and outcome (JSON). A game with no ``finished`` time is running; one
@@ -9,6 +9,9 @@ committed action survives a crash or a power cut) with two tables:
 - ``actions``: game id, ply (1, 2, ...), the action as JSON, its source
   (``camera``, ``button``, ``console`` or ``simulation``) and the time from the
   injected clock.
+- ``taken_back``: per game, the action the last undo took back, until the next
+  action: after a power cut right after an undo the table can still say what
+  was taken back (:meth:`JournaledGame.taken_back`).
 
 :meth:`JournaledGame.apply` is the one call the controller makes for a move:
 the engine checks and applies it, the journal commits it, and only then are
@@ -93,6 +96,11 @@ CREATE TABLE IF NOT EXISTS actions (
     time REAL NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS taken_back (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    ply INTEGER NOT NULL,
+    action TEXT NOT NULL
+);
 """
 
 Loader = Callable[[str], GameModule]
@@ -396,6 +404,7 @@ class Journal:
                 "INSERT INTO actions (game_id, ply, action, source, time) VALUES (?, ?, ?, ?, ?)",
                 (game_id, ply, json.dumps(action.to_json()), source, now),
             )
+            self.connection.execute("DELETE FROM taken_back WHERE game_id = ?", (game_id,))
             if outcome is not None:
                 self.connection.execute(
                     "UPDATE games SET finished = ?, outcome = ? WHERE id = ?",
@@ -403,8 +412,13 @@ class Journal:
                 )
 
     def _delete_last(self, game_id: int, ply: int) -> None:
-        """Remove action ``ply`` (the last); the game runs again if it had ended."""
+        """Remove action ``ply`` (the last), kept as taken back; the game runs again if it ended."""
         with self._errors("write to"), self._transaction():
+            self.connection.execute(
+                "INSERT OR REPLACE INTO taken_back (game_id, ply, action) "
+                "SELECT game_id, ply, action FROM actions WHERE game_id = ? AND ply = ?",
+                (game_id, ply),
+            )
             self.connection.execute(
                 "DELETE FROM actions WHERE game_id = ? AND ply = ?", (game_id, ply)
             )
@@ -457,6 +471,17 @@ class JournaledGame:
     def record(self) -> Record:
         """This game as the journal holds it."""
         return self.journal.record(self.id)
+
+    def taken_back(self) -> Action | None:
+        """The action the last undo took back, if no action came after it (else None)."""
+        with self.journal._errors("read"):
+            row = self.journal.connection.execute(
+                "SELECT ply, action FROM taken_back WHERE game_id = ?", (self.id,)
+            ).fetchone()
+        if row is None or row[0] != len(self.state.history) + 1:
+            return None
+        module = self.journal._module(self.state.game, self.id)
+        return self.journal._action(module, row[1], self.id, row[0])
 
 
 # -- helpers ----------------------------------------------------------------------

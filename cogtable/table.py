@@ -149,8 +149,19 @@ class GameTable:
         )
         self.adapter: TableAdapter = adapter_for(self.state.game)
         self.view = TableView(synced=self.adapter.start_in_sync())
+        self._recall_taken_back()
         self.before: State | None = self._previous_state()
         self.show(clock())
+
+    def _recall_taken_back(self) -> None:
+        """After a restart right after an undo: say again what was taken back (the journal knows).
+
+        Until a reading shows the board put right, the words say what to do.
+        """
+        taken = None if self.view.synced else self.game.taken_back()
+        if taken is not None:
+            self.view.last = self.adapter.undo_words(self.state, taken, board=False)
+            self.view.taken_back = self.adapter.undo_words(self.state, taken, board=True)
 
     @property
     def game_name(self) -> str:

@@ -79,3 +79,40 @@ def test_a_console_game_says_what_was_taken_back_with_nothing_to_put_right(
     table.handle(ConsoleCommand("undo"), 2.0)
     assert table.status()["message"] == "the last draw or roll was taken back"
     assert table.status()["in_sync"] is True
+
+
+def test_after_a_restart_right_after_an_undo_the_table_still_says_what_to_lift(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite3"
+    table, _ = make_table(path, GameChoice("kogworks"))
+    start = kogworks_adapter.pieces_of(table.state)
+    with_cog = {**start, PEG: "red"}
+    table.handle(settled(start), 1.0)
+    table.handle(settled(with_cog), 2.0)
+    table.handle(ButtonPressed("undo", seat=0, held=True), 3.0)
+    table.journal.close()  # the power cut: nothing after the undo's commit
+    again, _ = make_table(path, GameChoice("kogworks"))
+    assert again.state.history == []
+    assert again.status()["last"] == "the last move (+9.1) was taken back"
+    again.handle(settled(with_cog), 4.0)  # the undone cog still stands
+    assert again.status()["message"] == LIFT
+    again.handle(settled(start), 5.0)
+    assert again.status()["in_sync"] is True
+    assert again.status()["message"] == "the board matches the game"
+
+
+def test_a_move_after_the_undo_ends_what_a_restart_recalls(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    table, _ = make_table(path, GameChoice("kogworks"))
+    start = kogworks_adapter.pieces_of(table.state)
+    table.handle(settled(start), 1.0)
+    table.handle(settled({**start, PEG: "red"}), 2.0)
+    table.handle(ButtonPressed("undo", seat=0, held=True), 3.0)
+    table.handle(settled(start), 4.0)
+    table.handle(settled({**start, peg_at(8, 1): "red"}), 5.0)
+    assert len(table.state.history) == 1
+    table.journal.close()
+    again, _ = make_table(path, GameChoice("kogworks"))
+    assert again.game.taken_back() is None
+    assert "taken back" not in again.status()["last"]
