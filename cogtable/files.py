@@ -103,10 +103,17 @@ def ensure_folder(path: Path, what: str) -> Path:
 
     ``what`` names it in the message ("the state folder").
     """
-    if path.exists() and not path.is_dir():
-        raise UserError(f"cannot use {path} as {what}: it is a file, not a folder")
+    check_folder(path, what)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"cannot use {path} as {what}: {error.strerror or error}") from error
     return path
+
+
+def check_folder(path: Path, what: str) -> None:
+    """Refuse, before anything is created, a ``path`` that is a file (a missing one is fine)."""
+    if path.exists() and not path.is_dir():
+        raise UserError(f"cannot use {path} as {what}: it is a file, not a folder")
+    if not path.exists() and path.parent.exists() and not path.parent.is_dir():
+        raise UserError(f"cannot use {path} as {what}: {path.parent} is a file, not a folder")

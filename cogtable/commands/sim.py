@@ -35,6 +35,7 @@ from typing import Any
 from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
 from cogtable.errors import UserError
+from cogtable.files import check_folder
 from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
@@ -139,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     )
     profile = _profile(args.profile)
     if args.state_dir is not None:
+        check_folder(args.state_dir, "the state folder")
         return _play(args, profile, args.state_dir)
     with tempfile.TemporaryDirectory(prefix="cogtable-sim-") as folder:
         return _play(args, profile, Path(folder))

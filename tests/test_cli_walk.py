@@ -1,0 +1,543 @@
+"""Every subcommand, fed every kind of bad input that applies to it.
+
+Each case asserts: exit status 2, exactly one line on stderr naming what is
+wrong, no traceback, and nothing created or changed in the case's folder.
+The subcommands are listed from the CLI parser, so a new one fails
+:func:`test_every_subcommand_is_walked` until its cases are added here, and
+every whole-number or decimal option of every subcommand is also fed a word
+(:func:`test_every_number_option_refuses_a_word`) without being listed.
+
+Kinds of bad input: a missing file, a garbage file, a binary file, a folder
+where a file belongs, wrong types (well-formed, wrong values), absurd
+numbers, an output that cannot be written, and a read-only state folder (as
+root, run by a forked child that became ``nobody``: see tests/unprivileged.py).
+Everything runs in-process; the whole walk takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import signal
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from cogtable.cli import build_parser
+from cogtable.journal import Journal
+from games.kogworks import Place, peg_at
+from hardware.profile import default_profile_path
+from tests.unprivileged import READ_ONLY, Snapshot, as_reader, run_cli, shared_folder
+
+GARBAGE = "this is not what you think {[\n"
+BINARY = bytes(range(256)) * 4
+HUGE = "99999999999999999999999"
+KINDS = (
+    "missing file",
+    "garbage",
+    "binary",
+    "folder",
+    "wrong types",
+    "absurd number",
+    "unwritable output",
+    "read-only state folder",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad input: the arguments ({d} is the case's folder), its kind, what the error names."""
+
+    kind: str
+    argv: tuple[str, ...]
+    expect: str
+    read_only: str = ""
+    """A folder (under {d}) made read-only; the command then runs as a user who cannot write it."""
+
+
+def case(kind: str, expect: str, *argv: str, read_only: str = "") -> Case:
+    """A :class:`Case` (a function, so the table below reads as one line a case)."""
+    assert kind in KINDS, kind
+    return Case(kind, argv, expect, read_only)
+
+
+# -- the folder every case starts from ----------------------------------------------
+
+
+def _journal_bytes(folder: Path, action: dict[str, object] | None = None) -> bytes:
+    """A journal with one Kogworks game of one move (``action`` replaces the move's JSON)."""
+    path = folder / "template.sqlite3"
+    with Journal(path) as journal:
+        journal.new_game("kogworks", seed=4).apply(Place(peg_at(8, 0), player=0), "camera")
+    if action is not None:
+        raw = sqlite3.connect(path)
+        with raw:
+            raw.execute("UPDATE actions SET action = ?", (json.dumps(action),))
+        raw.close()  # the last connection checkpoints the WAL into the file
+    data = path.read_bytes()
+    path.unlink()
+    return data
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """A sound journal and one whose only action has values of the wrong types."""
+    folder = tmp_path_factory.mktemp("journals")
+    wrong = {"type": "Place", "peg": "nine", "player": [0]}
+    return {"good": _journal_bytes(folder), "wrong": _journal_bytes(folder, wrong)}
+
+
+STATUS = {"updated": 1.0, "parts": {}, "waiting_for": [{"key": "k1", "player": 0}]}
+
+
+def _lay_out(d: Path, journals: dict[str, bytes]) -> None:
+    """The inputs cases name: files of each kind, and state folders holding each kind."""
+    mock = default_profile_path().read_text(encoding="utf-8")
+    files: dict[str, str | bytes] = {
+        "garbage.txt": GARBAGE,
+        "binary.bin": BINARY,
+        "afile": "a file, not a folder\n",
+        "wrong.toml": mock.replace("resolution = [1280, 720]", 'resolution = "big"'),
+        "wrong.json": json.dumps({"game": "kogworks", "options": [], "seed": "x", "actions": 5}),
+        "good/journal.sqlite3": journals["good"],
+        "good/status.json": json.dumps(STATUS),
+        "wrong-journal/journal.sqlite3": journals["wrong"],
+        "garbage-journal/journal.sqlite3": GARBAGE,
+        "binary-journal/journal.sqlite3": BINARY,
+        "empty-journal/journal.sqlite3": b"",
+        "garbage-status/status.json": GARBAGE,
+        "binary-status/status.json": BINARY,
+        "wrong-status/status.json": json.dumps({"updated": "yesterday", "parts": []}),
+        "garbage-world/mock-world.json": GARBAGE,
+        "binary-world/mock-world.json": BINARY,
+        "wrong-world/mock-world.json": json.dumps({"world": {"pieces": 5}, "people": []}),
+        **{
+            f"wrong-{game}-world/mock-world.json": json.dumps({"game": game, "people": {"x": 1}})
+            for game in ("cog", "commissars", "cookie")
+        },
+        "ro-status/status.json": json.dumps(STATUS),
+        "ro-empty-journal/journal.sqlite3": b"",
+    }
+    for name, content in files.items():
+        path = d / name
+        path.parent.mkdir(exist_ok=True)
+        if isinstance(content, str):
+            path.write_text(content, encoding="latin-1")
+        else:
+            path.write_bytes(content)
+    for folder in ("folder", "state", "out", "ro-state", "folder-journal/journal.sqlite3"):
+        (d / folder).mkdir(parents=True, exist_ok=True)
+    for folder in ("folder-status/status.json", "folder-world/mock-world.json"):
+        (d / folder).mkdir(parents=True)
+    for path in (d, *d.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+# -- the cases ------------------------------------------------------------------------
+
+PROFILE_CASES = [
+    case("missing file", "cannot read the file", "--profile", "{d}/missing.toml"),
+    case("garbage", "not valid TOML", "--profile", "{d}/garbage.txt"),
+    case("binary", "cannot read the file", "--profile", "{d}/binary.bin"),
+    case("folder", "cannot read the file", "--profile", "{d}/folder"),
+    case("wrong types", 'camera.resolution = "big"', "--profile", "{d}/wrong.toml"),
+]
+
+
+def with_profile(base: tuple[str, ...]) -> list[Case]:
+    """The profile cases, after ``base``."""
+    return [Case(c.kind, (*base, *c.argv), c.expect) for c in PROFILE_CASES]
+
+
+def journal_cases(*base: str) -> list[Case]:
+    """What a reader of the journal (games, export, replay) is fed as its state folder."""
+    return [
+        case("missing file", "no journal at", *base, "--state-dir", "{d}/state"),
+        case("garbage", "not a cogtable journal", *base, "--state-dir", "{d}/garbage-journal"),
+        case("binary", "not a cogtable journal", *base, "--state-dir", "{d}/binary-journal"),
+        case("garbage", "is empty: not a journal", *base, "--state-dir", "{d}/empty-journal"),
+        case("folder", "is not a file: not a journal", *base, "--state-dir", "{d}/folder-journal"),
+        case("folder", "no journal at", *base, "--state-dir", "{d}/afile"),
+        case("wrong types", "action 1 cannot be read", *base, "--state-dir", "{d}/wrong-journal"),
+        case(
+            "read-only state folder",
+            "is empty: not a journal",
+            *base,
+            "--state-dir",
+            "{d}/ro-empty-journal",
+            read_only="ro-empty-journal",
+        ),
+    ]
+
+
+def status_cases(*base: str) -> list[Case]:
+    """What a reader of status.json (status, answer) is fed as its state folder."""
+    return [
+        case("missing file", "no status in", *base, "--state-dir", "{d}/state"),
+        case("garbage", "cannot read", *base, "--state-dir", "{d}/garbage-status"),
+        case("binary", "(not text)", *base, "--state-dir", "{d}/binary-status"),
+        case("folder", "cannot read", *base, "--state-dir", "{d}/folder-status"),
+        case("folder", "cannot read", *base, "--state-dir", "{d}/afile"),
+        case(
+            "wrong types",
+            "does not hold a cogtable status",
+            *base,
+            "--state-dir",
+            "{d}/wrong-status",
+        ),
+    ]
+
+
+def output_cases(option: str, *base: str) -> list[Case]:
+    """An output in a folder that does not exist, and an output that names a folder."""
+    return [
+        case("unwritable output", "cannot write {d}/missing/x", *base, option, "{d}/missing/x"),
+        case("unwritable output", "cannot write {d}/afile/x", *base, option, "{d}/afile/x"),
+        case("folder", "cannot write {d}/folder", *base, option, "{d}/folder"),
+    ]
+
+
+def sim_cases(game: str) -> list[Case]:
+    """A mock run of ``game``: its kept world, its state folder, its numbers."""
+    base = ("sim", game, "--quiet")
+    if game == "kogworks":
+        base = (*base, "--camera", "truth")
+    world = "cannot read the mock"
+    wrong = "wrong-world" if game == "kogworks" else f"wrong-{game}-world"
+    cases = [
+        case("garbage", world, *base, "--state-dir", "{d}/garbage-world"),
+        case("binary", world, *base, "--state-dir", "{d}/binary-world"),
+        case("folder", world, *base, "--state-dir", "{d}/folder-world"),
+        case("wrong types", world, *base, "--state-dir", "{d}/" + wrong),
+        case("garbage", "not a cogtable journal", *base, "--state-dir", "{d}/garbage-journal"),
+        case("folder", "it is a file, not a folder", *base, "--state-dir", "{d}/afile"),
+        case("absurd number", "a seed is", *base, "--seed", HUGE),
+        case("absurd number", "at most 10000 games", *base, "--games", HUGE),
+        case("absurd number", "must be at least 1", *base, "--games", "0"),
+        case("absurd number", "a chance is 0 to 1", *base, "--undo-rate", "nan"),
+        case(
+            "read-only state folder",
+            "cannot open the journal",
+            *base,
+            "--state-dir",
+            "{d}/ro-state",
+            read_only="ro-state",
+        ),
+        *with_profile((*base, "--state-dir", "{d}/state")),
+    ]
+    if game == "kogworks":
+        return [
+            *cases,
+            case("absurd number", "too small to read", "sim", game, "--size", "100x80"),
+            case("absurd number", "outside 64..4096", "sim", game, "--size", f"{HUGE}x1"),
+            case("absurd number", "a chance is 0 to 1", *base, "--illegal-rate", "2"),
+        ]
+    return [
+        *cases,
+        case("wrong types", "--seats", *base, "--seats", "wizard,wizard"),
+        case("wrong types", "max_turns", *base, "--option", "max_turns=many"),
+        case("absurd number", "players", *base, "--players", HUGE),
+        case("absurd number", "a chance is 0 to 1", *base, "--mistake-rate", "-1"),
+    ]
+
+
+PLAY = {
+    "cog": ("play", "cog", "--seats", "random,random"),
+    "commissars": ("play", "commissars", "--seats", "greedy,greedy"),
+    "cookie": ("play", "cookie", "--seat", "1=reasoner"),
+    "kogworks": ("play", "kogworks", "--red", "greedy"),
+}
+
+WALKS: dict[str, list[Case]] = {
+    "answer": [
+        *status_cases("answer", "6"),
+        case(
+            "absurd number",
+            "--seat is a seat number",
+            "answer",
+            "6",
+            "--seat",
+            HUGE,
+            "--state-dir",
+            "{d}/good",
+        ),
+        case(
+            "absurd number",
+            "--seat is a seat number",
+            "answer",
+            "6",
+            "--seat",
+            "0",
+            "--state-dir",
+            "{d}/good",
+        ),
+        case(
+            "read-only state folder",
+            "cannot leave the answer",
+            "answer",
+            "6",
+            "--state-dir",
+            "{d}/ro-status",
+            read_only="ro-status",
+        ),
+    ],
+    "board print": [
+        *output_cases("--out", "board", "print", "kogworks"),
+        *with_profile(("board", "print", "kogworks", "--out", "{d}/out/sheet.png")),
+        case(
+            "absurd number",
+            "--dpi nan is out of range",
+            "board",
+            "print",
+            "kogworks",
+            "--out",
+            "{d}/out/s.png",
+            "--dpi",
+            "nan",
+        ),
+        case(
+            "absurd number",
+            "is out of range",
+            "board",
+            "print",
+            "kogworks",
+            "--out",
+            "{d}/out/s.png",
+            "--dpi",
+            "1e308",
+        ),
+    ],
+    "calibrate": [
+        *output_cases("--out", "calibrate", "--overlay", "{d}/out/o.png"),
+        *output_cases("--overlay", "calibrate", "--out", "{d}/out/cal.json"),
+        *with_profile(("calibrate", "--out", "{d}/out/cal.json", "--overlay", "{d}/out/o.png")),
+        case("missing file", "no such camera source", "calibrate", "--source", "{d}/missing.avi"),
+        case("garbage", "cannot open video file", "calibrate", "--source", "{d}/garbage.txt"),
+        case("binary", "cannot open video file", "calibrate", "--source", "{d}/binary.bin"),
+        case("folder", "no images", "calibrate", "--source", "{d}/folder"),
+        case("absurd number", "camera 99 cannot be opened", "calibrate", "--source", "99"),
+        case("absurd number", "camera numbers are 0 to 255", "calibrate", "--source", HUGE),
+        case("absurd number", "--frames 0 is out of range", "calibrate", "--frames", "0"),
+        case("absurd number", "is out of range", "calibrate", "--frames", HUGE),
+        case("absurd number", "--timeout nan is out of range", "calibrate", "--timeout", "nan"),
+        case("absurd number", "--timeout -1 is out of range", "calibrate", "--timeout", "-1"),
+        case("absurd number", "out of range (64..8192", "calibrate", "--size", f"{HUGE}x1"),
+        case("wrong types", "expected WIDTHxHEIGHT", "calibrate", "--size", "big"),
+    ],
+    "export": [
+        *journal_cases("export", "1"),
+        *output_cases("--out", "export", "1", "--state-dir", "{d}/good"),
+        case("absurd number", "a game id is 1 to", "export", HUGE, "--state-dir", "{d}/good"),
+        case("absurd number", "a game id is 1 to", "export", "0", "--state-dir", "{d}/good"),
+        case("absurd number", "there is no game 7", "export", "7", "--state-dir", "{d}/good"),
+    ],
+    "firmware": [
+        case("absurd number", "--timeout", "firmware", "check", "--timeout", "-1"),
+        case("missing file", "no serial port", "firmware", "check", "--port", "{d}/missing"),
+        case("wrong types", "nothing to flash", "firmware", "flash", "--port", "sim"),
+        case("wrong types", "invalid choice", "firmware", "erase"),
+    ],
+    "games": [
+        *journal_cases("games"),
+        *with_profile(("games", "--available")),
+    ],
+    **{
+        f"play {game}": [
+            *output_cases("--record", *argv),
+        ]
+        for game, argv in PLAY.items()
+    },
+    "profile check": [
+        case("missing file", "cannot read the file", "profile", "check", "{d}/missing.toml"),
+        case("garbage", "not valid TOML", "profile", "check", "{d}/garbage.txt"),
+        case("binary", "cannot read the file", "profile", "check", "{d}/binary.bin"),
+        case("folder", "cannot read the file", "profile", "check", "{d}/folder"),
+        case("wrong types", 'camera.resolution = "big"', "profile", "check", "{d}/wrong.toml"),
+    ],
+    "profile show": [],  # takes no input
+    "replay": [
+        *journal_cases("replay", "1"),
+        case("missing file", "cannot read", "replay", "{d}/missing.json"),
+        case("garbage", "not valid JSON", "replay", "{d}/garbage.txt"),
+        case("binary", "cannot read", "replay", "{d}/binary.bin"),
+        case("folder", "cannot read", "replay", "{d}/folder"),
+        case("wrong types", "record", "replay", "{d}/wrong.json"),
+        case("absurd number", "a game id is 1 to", "replay", HUGE, "--state-dir", "{d}/good"),
+        case("absurd number", "a game id is 1 to", "replay", "0", "--state-dir", "{d}/good"),
+    ],
+    "service install": [
+        case(
+            "folder",
+            "it is a file, not a folder",
+            "service",
+            "install",
+            "--dry-run",
+            "--root",
+            "{d}/afile",
+        ),
+        case(
+            "missing file",
+            "there is no such folder",
+            "service",
+            "install",
+            "--dry-run",
+            "--root",
+            "{d}/missing",
+        ),
+    ],
+    "service uninstall": [
+        case(
+            "folder",
+            "it is a file, not a folder",
+            "service",
+            "uninstall",
+            "--dry-run",
+            "--root",
+            "{d}/afile",
+        ),
+        case(
+            "missing file",
+            "there is no such folder",
+            "service",
+            "uninstall",
+            "--dry-run",
+            "--root",
+            "{d}/missing",
+        ),
+    ],
+    "service run": [
+        case("folder", "it is a file, not a folder", "service", "run", "--state-dir", "{d}/afile"),
+        case("folder", "cannot use", "service", "run", "--state-dir", "{d}/afile/state"),
+        case(
+            "garbage",
+            "not a cogtable journal",
+            "service",
+            "run",
+            "--state-dir",
+            "{d}/garbage-journal",
+        ),
+        case(
+            "wrong types", "chess", "service", "run", "--game", "chess", "--state-dir", "{d}/state"
+        ),
+        *with_profile(("service", "run", "--state-dir", "{d}/state")),
+        case(
+            "read-only state folder",
+            "cannot open the journal",
+            "service",
+            "run",
+            "--state-dir",
+            "{d}/ro-state",
+            read_only="ro-state",
+        ),
+    ],
+    **{f"sim {game}": sim_cases(game) for game in ("cog", "commissars", "cookie", "kogworks")},
+    "status": status_cases("status"),
+}
+
+
+def leaf_commands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> Iterator[str]:
+    """Every runnable command path of the parser ("service run", "play cog", ...)."""
+    subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subparsers:
+        yield " ".join(prefix)
+        return
+    for name, sub in subparsers[0].choices.items():
+        yield from leaf_commands(sub, (*prefix, name))
+
+
+def leaf_parser(path: str) -> argparse.ArgumentParser:
+    """The parser of one command path."""
+    parser = build_parser()
+    for name in path.split():
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = action.choices[name]
+    return parser
+
+
+ALL_CASES = [(path, one) for path, cases in WALKS.items() for one in cases]
+
+
+def test_every_subcommand_is_walked() -> None:
+    """A subcommand added to the CLI must get its bad inputs here (or say it takes none)."""
+    assert sorted(leaf_commands(build_parser())) == sorted(WALKS)
+
+
+# -- running a case -------------------------------------------------------------------
+
+
+@pytest.fixture
+def folder(journals: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The case's folder (laid out, readable by ``nobody``), the working directory and HOME."""
+    with shared_folder() as d:
+        _lay_out(d, journals)
+        monkeypatch.chdir(d / "out")
+        monkeypatch.setenv("XDG_STATE_HOME", str(d / "xdg"))
+        monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        signals = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)  # service run installs its own
+        handlers = {sig: signal.getsignal(sig) for sig in signals}
+        try:
+            yield d
+        finally:
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
+
+
+def _refused(d: Path, argv: tuple[str, ...], read_only: str, expect: str) -> None:
+    """Run ``argv`` in ``d``; assert one line, status 2, no traceback, nothing changed."""
+    args = [part.replace("{d}", str(d)) for part in argv]
+    if read_only:
+        run_cli(["profile", "show"])  # imports what the command reads, before any fork
+        (d / read_only).chmod(READ_ONLY)
+    before = Snapshot.of(d)
+    result = as_reader(lambda: run_cli(args)) if read_only else run_cli(args)
+    assert "Traceback" not in result.err
+    lines = result.error_lines()
+    assert result.status == 2, (args, result.status, result.out[-300:], result.err)
+    assert len(lines) == 1, (args, result.err)
+    assert expect.replace("{d}", str(d)) in lines[0], (args, lines[0])
+    assert Snapshot.of(d) == before, args
+
+
+@pytest.mark.parametrize(
+    ("path", "bad"),
+    ALL_CASES,
+    ids=[f"{path}-{bad.kind}-{i}" for i, (path, bad) in enumerate(ALL_CASES)],
+)
+def test_bad_input_is_one_line_exit_2_and_changes_nothing(
+    folder: Path, path: str, bad: Case
+) -> None:
+    assert bad.argv[: len(path.split())] == tuple(path.split()), "a case runs its own command"
+    _refused(folder, bad.argv, bad.read_only, bad.expect)
+
+
+NUMBER_TYPES = (int, float)
+"""Options of these types take a number; so do the commands' own checked number types."""
+
+
+def _takes_a_number(action: argparse.Action) -> bool:
+    kind = action.type
+    named = getattr(kind, "__name__", "").lstrip("_")
+    return kind in NUMBER_TYPES or named in ("positive", "rate", "seed", "game_count", "game_id")
+
+
+NUMBER_OPTIONS = sorted(
+    (path, action.option_strings[-1])
+    for path in WALKS
+    for action in leaf_parser(path)._actions
+    if action.option_strings and _takes_a_number(action)
+)
+
+
+def test_the_walk_finds_number_options() -> None:
+    assert ("calibrate", "--frames") in NUMBER_OPTIONS
+    assert ("sim kogworks", "--seed") in NUMBER_OPTIONS
+
+
+@pytest.mark.parametrize(("path", "option"), NUMBER_OPTIONS)
+def test_every_number_option_refuses_a_word(folder: Path, path: str, option: str) -> None:
+    _refused(folder, (*path.split(), option, "many"), "", option)
