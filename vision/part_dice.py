@@ -1,11 +1,13 @@
 """Read a die lying in its place on a part: empty, or the face it shows, with a confidence.
 
 The die place is cut out of the frame at :data:`DIE_PX_PER_MM` (the pips need
-more pixels than colour does). The die is the blob of its body colour (and
-its pips); its pips are where the lightness departs from the body's towards
-the pips'; its turn comes from the pips' layout, and its face from how the
-pips fill the nine pip spots of a die (a die turned up to 45 degrees reads),
-confirmed by counting pip blobs where the camera resolves them.
+more pixels than colour does). The die is the blob that is not paper (its
+body and its pips); its pips are where the lightness departs from the body's
+towards the pips'; its turn comes from the pips' layout. Its face is the one
+whose pips, as soft discs in every way the face can lie, correlate best with
+the pipness over the die's face (so a pip no face explains counts against
+it, and a die turned any way reads), confirmed by counting pip blobs where
+the camera resolves them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ DIE_PX_PER_MM = 3.0
 """Die places are cut out of the frame at this scale."""
 MIN_BODY_SHARE = 0.15
 """A die place showing less of its die's body colour than this is empty."""
+SPREAD_TRIALS = (0.88, 1.0, 1.12)
+"""Trial distances of the pips from the die's centre, as shares of the look's (the die's
+side is an estimate)."""
+TURN_TRIALS = (-6.0, 0.0, 6.0)
+"""Trial turns of the pips (degrees) about the turn their layout gave."""
+GRID_REACH = 0.4
+"""The pipness is compared with each face's over this share of the die's side from its centre."""
 RESOLVED_PIP_PX = 5.0
 """Pips at least this many frame pixels across are counted as blobs (smaller ones merge)."""
 
@@ -118,7 +127,7 @@ class DieReader:
             confidence = float(np.clip((paper_share - 0.6) / 0.25, 0, 1))
             return DieResult(EMPTY, confidence, feature, paper_share < 0.5)
         pip_px = 2 * self.look.pip_radius * self.side_mm * pixels_per_mm(homography, self.centre)
-        die_like = (to_body < to_paper) | (to_pip < to_paper)
+        die_like = (to_paper > MATCH_DISTANCE) | (to_body < to_paper)
         label, confidence = self._face(body, die_like, relative, pip_px)
         return DieResult(label, confidence, feature, False)
 
@@ -129,11 +138,11 @@ class DieReader:
         colour), so each pixel's "pipness" is where its lightness lies between
         the body's (measured on this die) and the pips' (from the look). Every
         face is symmetric about the die's centre, so the pipness-weighted
-        centroid is the centre; the face and the die's turn are the pair whose
-        pip spots best fit the pipness. The face is trusted when it fits well,
-        clearly better than any other face, and (where the camera resolves
-        pips: ``pip_px`` their diameter in the frame) the pip blobs counted
-        inside the die agree.
+        centroid is the centre, and the pips' layout gives the turn. The face
+        is the one whose templates (:func:`_templates`) correlate best with the
+        pipness; it is trusted when it correlates well, clearly better than any
+        other face, and (where the camera resolves pips: ``pip_px`` is their
+        diameter in the frame) the pip blobs counted inside the die agree.
         """
         outline = _die_outline(die_like)
         if outline is None:
@@ -154,39 +163,42 @@ class DieReader:
         if turn is None:
             return EMPTY, 0.0
         centre, angle = turn
-        levels = self._pip_levels(pipness, centre, side, angle)
-        if levels.max() < 0.35:
+        observed = self._observed(pipness * inner, centre, side, angle)
+        if observed.max() < 0.35:
             return EMPTY, 0.0
-        levels = levels / levels.max()
-        errors = np.abs(levels[None, :] - _FACE_PATTERNS).mean(axis=1)
-        per_face = {face: float(errors[rows].min()) for face, rows in _FACE_ROWS.items()}
-        ranked = sorted(per_face, key=per_face.__getitem__)
+        faces, templates = _templates(self.look, side)
+        scores = _correlations(templates, observed)
+        per_face = {face: float(scores[faces == face].max()) for face in DIE_FACES}
+        ranked = sorted(per_face, key=per_face.__getitem__, reverse=True)
         best, second = per_face[ranked[0]], per_face[ranked[1]]
-        lead = np.clip((second - best - 0.03) / 0.08, 0, 1)
-        fit = np.clip(1 - (best - 0.12) / 0.12, 0, 1)
         agree = pip_px < RESOLVED_PIP_PX or self._blobs(pipness, inner, side) == ranked[0]
+        lead = np.clip((best - second - 0.03) / 0.06, 0, 1)
+        fit = np.clip((best - 0.3) / 0.25, 0, 1)
         return str(ranked[0]), float(lead * fit * (1.0 if agree else 0.4))
 
-    def _pip_levels(self, pipness: np.ndarray, centre, side: float, angle: float) -> np.ndarray:
-        """How much each of the 9 pip spots looks like a pip (mean pipness over a small disc)."""
-        offset = self.look.pip_offset * side
-        grid = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float64) * offset
+    def _observed(self, pipness: np.ndarray, centre, side: float, angle: float) -> np.ndarray:
+        """The pipness on :func:`_face_grid` over the die's face, turned with the die."""
+        grid = _face_grid() * side
         cos, sin = math.cos(angle), math.sin(angle)
-        spots = centre + grid @ np.array([[cos, sin], [-sin, cos]])
-        disc = _rings((0, 0.3, 0.6), (1, 4, 8)) * self.look.pip_radius * side
-        points = (spots[:, None, :] + disc[None]).reshape(1, -1, 2).astype(np.float32)
+        xs = centre[0] + grid[:, 0] * cos - grid[:, 1] * sin
+        ys = centre[1] + grid[:, 0] * sin + grid[:, 1] * cos
         values = cv2.remap(
             pipness,
-            np.ascontiguousarray(points[..., 0]),
-            np.ascontiguousarray(points[..., 1]),
+            xs.astype(np.float32).reshape(1, -1),
+            ys.astype(np.float32).reshape(1, -1),
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
         )
-        return values.reshape(9, -1).mean(axis=1)
+        return values.ravel()
 
     def _blobs(self, pipness: np.ndarray, inner: np.ndarray, side: float) -> int:
-        """Pip-like blobs of about a pip's size inside the die (its rim left out)."""
-        pips = ((pipness > 0.5) & (inner > 0)).astype(np.uint8)
+        """Pip-like blobs of about a pip's size inside the die (its rim left out).
+
+        A blob is where the pipness passes half of its peak on the die (small
+        blurred pips never reach the look's full pip colour).
+        """
+        inside = pipness * inner
+        pips = (inside > 0.5 * max(float(inside.max()), 0.2)).astype(np.uint8)
         _count, _labels, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
         area = math.pi * (self.look.pip_radius * side) ** 2
         sizes = stats[1:, cv2.CC_STAT_AREA]
@@ -274,6 +286,49 @@ def _grid(shape: tuple[int, int]) -> np.ndarray:
     grid = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
     grid.flags.writeable = False
     return grid
+
+
+@lru_cache(maxsize=1)
+def _face_grid() -> np.ndarray:
+    """Sample points (in die sides, die frame) covering the die's face inside its rim."""
+    steps = np.linspace(-GRID_REACH, GRID_REACH, 13)
+    return np.array([(x, y) for y in steps for x in steps])
+
+
+@lru_cache(maxsize=64)
+def _templates_cached(pip_offset: float, pip_radius: float, side: float):
+    grid = _face_grid() * side
+    sigma = pip_radius * side
+    faces, rows = [], []
+    for face, variants in DIE_FACES.items():
+        for pips in variants:
+            spots = np.array([((i % 3) - 1, (i // 3) - 1) for i in pips], np.float64)
+            for spread in SPREAD_TRIALS:
+                for turn in np.radians(TURN_TRIALS):
+                    cos, sin = math.cos(turn), math.sin(turn)
+                    at = spots * pip_offset * side * spread @ np.array([[cos, sin], [-sin, cos]])
+                    d2 = ((grid[:, None, :] - at[None]) ** 2).sum(axis=2).min(axis=1)
+                    rows.append(np.exp(-d2 / (2 * sigma**2)))
+                    faces.append(face)
+    return np.array(faces), np.array(rows, np.float32)
+
+
+def _templates(look: DieLook, side: float):
+    """Each face's pipness on :func:`_face_grid` (the pips as soft discs), in every way it may
+    lie, at the trial spreads and turns: (faces (T,), templates (T, points)).
+
+    ``side`` is rounded to whole pixels so that a handful of template sets are cached.
+    """
+    return _templates_cached(look.pip_offset, look.pip_radius, float(round(side)))
+
+
+def _correlations(templates: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Normalised correlation of each template (T, points) with the observed pipness."""
+    centred = observed - observed.mean()
+    norm = max(float(np.sqrt((centred**2).sum())), 1e-6)
+    shapes = templates - templates.mean(axis=1, keepdims=True)
+    norms = np.maximum(np.sqrt((shapes**2).sum(axis=1)), 1e-6)
+    return (shapes @ centred) / (norms * norm)
 
 
 def _distance_to(relative: np.ndarray, colour: np.ndarray, weight: float) -> np.ndarray:

@@ -378,8 +378,7 @@ class _PartModel:
         self.places = layout.read_places()
         self.names = tuple(place.name for place in self.places)
         sheet = draw_part(layout, SHEET_PX_PER_MM)
-        blur = PRINT_BLUR_MM * SHEET_PX_PER_MM
-        self._print = relative_log(cv2.GaussianBlur(sheet, (0, 0), blur).astype(np.float32))
+        self._print = cv2.GaussianBlur(sheet, (0, 0), PRINT_BLUR_MM * SHEET_PX_PER_MM)
         bare = self._bare_points(sheet)
         self.bare_basis = self._basis(bare)
         points = [bare]
@@ -414,7 +413,7 @@ class _PartModel:
     def _bare_points(self, sheet: np.ndarray) -> np.ndarray:
         """Points (mm) of bare paper well clear of places, markers, ink and the part's edge."""
         scale = SHEET_PX_PER_MM
-        paper = np.all(sheet == np.array(PAPER_BGR, np.uint8), axis=2).astype(np.uint8)
+        paper = (cv2.inRange(sheet, PAPER_BGR, PAPER_BGR) > 0).astype(np.uint8)
         reach = round(1.5 * scale)
         kernel = np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)
         paper = cv2.erode(paper, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
@@ -459,13 +458,14 @@ class _PartModel:
         if not len(mm):
             return np.zeros((0, 3), np.float32)
         pixels = project(sheet_matrix(SHEET_PX_PER_MM), mm).astype(np.float32)
-        return cv2.remap(
-            self._print,
+        values = cv2.remap(
+            self._print.astype(np.float32),
             np.ascontiguousarray(pixels[:, 0]).reshape(1, -1),
             np.ascontiguousarray(pixels[:, 1]).reshape(1, -1),
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
-        ).reshape(-1, 3)
+        )
+        return relative_log(values.reshape(-1, 3))
 
     def failed(self, status: str, message: str, markers) -> PartReading:
         """A reading of this part that has no labels (not seen, a bad frame)."""
