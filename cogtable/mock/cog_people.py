@@ -254,14 +254,16 @@ class CogTablePeople(ConsolePeople):
 def _face_up(
     world: PartsWorld, target: dict[str, dict[str, str]], letter: str
 ) -> dict[str, dict[str, str]]:
-    """A drawn letter that will lie face down is laid face up first, for the camera to read.
+    """A drawn letter that will lie face down in a top slot is laid face up first.
+
+    (A face-down tile already in a reserve is another tile: it stays as it is.)
 
     The person turns it over once the table took it (the table then differs
     from the game there, and they put it right).
     """
     laid = {part: dict(places) for part, places in target.items()}
     for part, place, label in world.differences(target):
-        if label == WILD and world.label(part, place) == EMPTY:
+        if part == BOARD and label == WILD and world.label(part, place) == EMPTY:
             laid[part][place] = letter
     return laid
 
