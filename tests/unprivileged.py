@@ -17,6 +17,7 @@ import os
 import pickle
 import pwd
 import shutil
+import signal
 import stat
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +28,7 @@ from typing import TypeVar
 from cogtable.cli import main
 
 T = TypeVar("T")
+CHILD_TIMEOUT_S = 60
 READ_ONLY = stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
 
 
@@ -72,6 +74,7 @@ def as_reader(function: Callable[[], T]) -> T:
     read_end, write_end = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child
+        signal.alarm(CHILD_TIMEOUT_S)  # a child stuck on a lock another thread held dies
         try:
             os.close(read_end)
             os.setgroups([])
