@@ -223,7 +223,7 @@ def hog(patches: np.ndarray) -> np.ndarray:
     position = angle.reshape(count, PATCH * PATCH) * np.float32(BINS / (2 * math.pi))
     low = position.astype(np.int32)
     upper = magnitude * (position - low)
-    low %= BINS
+    low[low == BINS] = 0
     high = low + 1
     high[high == BINS] = 0
     offsets = (np.arange(count, dtype=np.int32) * (_CELLS * BINS))[:, None] + _CELL_OFFSET

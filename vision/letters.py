@@ -70,8 +70,10 @@ OWNER_WEIGHT = 12.0
 """One owner sample (each of its augmented copies) counts as this many synthetic crops."""
 OWNER_COPIES = 8
 """Augmented copies (small turns and shifts) made of every owner sample."""
-MARGIN_SCALE = 12.0
+MARGIN_SCALE = 24.0
 """Log-likelihood gap at which the confidence from the gap reaches 1 - 1/e."""
+LINEAR_MARGIN = 0.1
+"""The linear classifier must prefer the letter by at least this score over its runner-up."""
 DISTANCE_SLACK = 1.5
 """A crop farther than this times the 99.5th percentile of its letter's training crops'
 distance is no letter this classifier knows."""
@@ -173,7 +175,9 @@ class LetterClassifier:
         rows = np.arange(len(features))
         margin = scores[rows, best] - scores[rows, second]
         linear = _with_bias(features) @ model.weights
-        agrees = linear.argmax(axis=1) == best
+        linear_order = np.argsort(linear, axis=1)
+        linear_gap = linear[rows, linear_order[:, -1]] - linear[rows, linear_order[:, -2]]
+        agrees = (linear_order[:, -1] == best) & (linear_gap >= LINEAR_MARGIN)
         within = distances[rows, best] <= model.distance_limits[best]
         confidence = (1.0 - np.exp(-margin / MARGIN_SCALE)) * agrees * within
         return best, confidence.astype(np.float32)

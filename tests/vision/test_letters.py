@@ -1,0 +1,232 @@
+"""Tile sprites and the letter classifier: held-out fonts, non-letters, turns, teaching, storage.
+
+One default classifier is trained for the module (a few seconds: it has no
+stored model, it trains on synthetic crops), then reused by every test.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.layout import LETTERS, STAR, TILE_LABELS, WILD
+from vision.letters import (
+    CROP_SIDE,
+    MIN_CONFIDENCE,
+    LetterClassifier,
+    synthetic_crops,
+)
+from vision.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TRAINING_FONTS, Font, draw_tile
+
+
+@pytest.fixture(scope="module")
+def classifier() -> LetterClassifier:
+    return LetterClassifier.default()
+
+
+def _labels(per_letter: int) -> list[str]:
+    return [letter for _ in range(per_letter) for letter in LETTERS]
+
+
+def _read(classifier: LetterClassifier, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    letters, confidences = classifier.classify(crops)
+    return np.array(letters), confidences
+
+
+# --- tiles -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("face", [label for label in TILE_LABELS if label])
+def test_every_face_draws_an_opaque_shape_on_a_transparent_square(face: str) -> None:
+    sprite = draw_tile(face, 40, TRAINING_FONTS[0])
+    assert sprite.shape == (40, 40, 4)
+    assert sprite.dtype == np.uint8
+    assert sprite[0, 0, 3] == 0, "the corner lies outside the rounded tile and the round token"
+    assert sprite[20, 20, 3] == 255
+
+
+def test_alpha_is_the_shape_a_rounded_square_tile_or_a_round_token() -> None:
+    tile_cover = (draw_tile("A", 64, TRAINING_FONTS[0])[..., 3] / 255).mean()
+    star_cover = (draw_tile(STAR, 64, TRAINING_FONTS[0])[..., 3] / 255).mean()
+    assert 0.95 < tile_cover < 1.0
+    assert abs(star_cover - np.pi / 4) < 0.03
+
+
+def test_a_letter_is_ink_on_the_face_and_a_wild_shows_the_back_without_ink() -> None:
+    look = REFERENCE_LOOK
+    letter = draw_tile("M", 64, TRAINING_FONTS[0]).astype(int)
+    back = draw_tile(WILD, 64, TRAINING_FONTS[0]).astype(int)
+    inside = letter[..., 3] == 255
+    near_ink = np.abs(letter[..., :3] - look.ink).sum(axis=2) < 60
+    near_face = np.abs(letter[..., :3] - look.face).sum(axis=2) < 30
+    assert 0.08 < near_ink[inside].mean() < 0.4
+    assert near_face[inside].mean() > 0.5
+    back_ink = np.abs(back[..., :3] - look.ink).sum(axis=2) < 60
+    assert not back_ink.any()
+    assert np.median(back[back[..., 3] == 255][:, :3], axis=0).tolist() == list(look.back)
+
+
+def test_sprites_are_cached_read_only_and_fonts_change_the_letter() -> None:
+    first = draw_tile("R", 32, TRAINING_FONTS[0])
+    assert draw_tile("R", 32, TRAINING_FONTS[0]) is first
+    assert not first.flags.writeable
+    assert not np.array_equal(first, draw_tile("R", 32, HELD_OUT_FONTS[1]))
+
+
+@pytest.mark.parametrize("face", ["a", "", "blank", "AB"])
+def test_an_unknown_face_is_a_value_error_naming_it(face: str) -> None:
+    with pytest.raises(ValueError, match="unknown tile face"):
+        draw_tile(face, 32, TRAINING_FONTS[0])
+
+
+def test_held_out_fonts_are_none_of_the_training_fonts() -> None:
+    assert len(HELD_OUT_FONTS) >= 2
+    assert not set(HELD_OUT_FONTS) & set(TRAINING_FONTS)
+    assert all(not font.italic for font in TRAINING_FONTS)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def test_held_out_fonts_unseen_seeds_read_right_and_confident_errors_are_rare(
+    classifier: LetterClassifier,
+) -> None:
+    truth = np.array(_labels(12))
+    crops = synthetic_crops(list(truth), HELD_OUT_FONTS, np.random.default_rng(901))
+    letters, confidences = _read(classifier, crops)
+    right = letters == truth
+    committed = confidences >= MIN_CONFIDENCE
+    assert right.mean() >= 0.97
+    assert (~right & committed).sum() <= 2, "a wrong letter was read with full confidence"
+    assert (right & committed).mean() >= 0.9
+
+
+def test_crops_holding_no_letter_are_below_the_confidence_floor(
+    classifier: LetterClassifier,
+) -> None:
+    rng = np.random.default_rng(902)
+    blank = np.empty((4, CROP_SIDE, CROP_SIDE, 3), np.uint8)
+    blank[:] = REFERENCE_LOOK.face
+    skin = np.empty_like(blank)
+    skin[:] = (125, 155, 205)
+    skin = cv2.GaussianBlur(skin.reshape(-1, CROP_SIDE, 3), (0, 0), 3).reshape(skin.shape)
+    noise = rng.integers(0, 256, (8, CROP_SIDE, CROP_SIDE, 3), dtype=np.uint8)
+    cells = synthetic_crops(["", "", WILD, STAR] * 3, TRAINING_FONTS, rng)
+    _, confidences = classifier.classify(np.concatenate((blank, skin, noise, cells)))
+    assert confidences.max() < MIN_CONFIDENCE
+
+
+def _turned(crops: np.ndarray, degrees: float, shift: tuple[float, float]) -> np.ndarray:
+    centre = ((CROP_SIDE - 1) / 2, (CROP_SIDE - 1) / 2)
+    matrix = cv2.getRotationMatrix2D(centre, degrees, 1.0)
+    matrix[:, 2] += shift
+    size = (CROP_SIDE, CROP_SIDE)
+    return np.stack(
+        [cv2.warpAffine(crop, matrix, size, borderMode=cv2.BORDER_REFLECT) for crop in crops]
+    )
+
+
+@pytest.mark.parametrize(("degrees", "shift"), [(20.0, (0.0, 0.0)), (-20.0, (3.0, -3.0))])
+def test_tiles_turned_20_degrees_and_shifted_read_right(
+    classifier: LetterClassifier, degrees: float, shift: tuple[float, float]
+) -> None:
+    upright = synthetic_crops(
+        _labels(2), TRAINING_FONTS, np.random.default_rng(903), max_rotation_deg=0, max_shift=0
+    )
+    letters, _ = _read(classifier, _turned(upright, degrees, shift))
+    assert (letters == np.array(_labels(2))).mean() >= 0.96
+
+
+def test_classify_refuses_crops_of_the_wrong_shape_and_reads_none(
+    classifier: LetterClassifier,
+) -> None:
+    with pytest.raises(ValueError, match=r"crops must be uint8 of shape \(N, 48, 48, 3\)"):
+        classifier.classify(np.zeros((2, 32, 32, 3), np.uint8))
+    with pytest.raises(ValueError, match="float32"):
+        classifier.classify(np.zeros((1, 48, 48, 3), np.float32))
+    letters, confidences = classifier.classify(np.zeros((0, 48, 48, 3), np.uint8))
+    assert letters == ()
+    assert confidences.shape == (0,)
+    assert confidences.dtype == np.float32
+
+
+# --- teaching and storage ----------------------------------------------------------------------
+
+OWNER_FONT = Font(cv2.FONT_HERSHEY_SCRIPT_COMPLEX, thickness=3.0, scale=1.3)
+"""The owner's tiles: the italic face, larger and in a heavier weight than any font."""
+
+
+@pytest.fixture(scope="module")
+def taught(classifier: LetterClassifier) -> LetterClassifier:
+    samples = synthetic_crops(_labels(3), [OWNER_FONT], np.random.default_rng(904))
+    return classifier.teach(samples, _labels(3))
+
+
+def test_teaching_the_owners_tiles_reads_them_better(
+    classifier: LetterClassifier, taught: LetterClassifier
+) -> None:
+    truth = np.array(_labels(6))
+    crops = synthetic_crops(list(truth), [OWNER_FONT], np.random.default_rng(905))
+    before, before_confidence = _read(classifier, crops)
+    after, after_confidence = _read(taught, crops)
+    committed_before = ((before == truth) & (before_confidence >= MIN_CONFIDENCE)).mean()
+    committed_after = ((after == truth) & (after_confidence >= MIN_CONFIDENCE)).mean()
+    assert (after == truth).mean() >= (before == truth).mean()
+    assert committed_after > committed_before + 0.05
+    assert len(classifier.owner_samples()[1]) == 0, "teach returns a new classifier"
+
+
+def test_owner_samples_round_trip_through_a_json_ready_dict(taught: LetterClassifier) -> None:
+    data = taught.to_dict()
+    restored = LetterClassifier.from_dict(data)
+    crops, letters = taught.owner_samples()
+    again_crops, again_letters = restored.owner_samples()
+    assert again_letters == letters == tuple(_labels(3))
+    assert np.array_equal(again_crops, crops)
+    probe = synthetic_crops(_labels(1), [OWNER_FONT], np.random.default_rng(906))
+    assert restored.classify(probe)[0] == taught.classify(probe)[0]
+    np.testing.assert_allclose(restored.classify(probe)[1], taught.classify(probe)[1], atol=1e-5)
+
+
+def test_teaching_twice_keeps_the_first_samples(taught: LetterClassifier) -> None:
+    more = synthetic_crops(["Q"], [OWNER_FONT], np.random.default_rng(907))
+    twice = taught.teach(more, ["Q"])
+    assert twice.owner_samples()[1] == (*_labels(3), "Q")
+
+
+def _png(side: int) -> str:
+    ok, encoded = cv2.imencode(".png", np.zeros((side, side, 3), np.uint8))
+    assert ok
+    return base64.b64encode(encoded).decode("ascii")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "expected a mapping with a list under 'samples'"),
+        ({}, "expected a mapping with a list under 'samples'"),
+        ({"samples": 3}, "expected a mapping with a list under 'samples'"),
+        ({"samples": ["A"]}, "sample 0 is not a mapping"),
+        ({"samples": [{"letter": "a", "png": _png(48)}]}, "letter 'a' is not one of A..Z"),
+        ({"samples": [{"letter": "A"}]}, "'png' must be a base64 string"),
+        ({"samples": [{"letter": "A", "png": "not base64!"}]}, "'png' is not base64"),
+        ({"samples": [{"letter": "A", "png": "aGVsbG8="}]}, "decodes to nothing"),
+        ({"samples": [{"letter": "A", "png": _png(32)}]}, "decodes to 32x32x3"),
+    ],
+)
+def test_a_broken_samples_dict_is_a_value_error_saying_what_is_wrong(
+    data: object, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        LetterClassifier.from_dict(data)  # type: ignore[arg-type]
+
+
+def test_teach_refuses_letters_that_do_not_match_the_crops(classifier: LetterClassifier) -> None:
+    crops = synthetic_crops(["A", "B"], TRAINING_FONTS, np.random.default_rng(908))
+    with pytest.raises(ValueError, match="one letter per crop: 2 crops"):
+        classifier.teach(crops, ["A"])
+    with pytest.raises(ValueError, match="'wild' are not letters"):
+        classifier.teach(crops, ["A", "wild"])
