@@ -7,12 +7,14 @@ and ``camera.calibration`` becomes a loaded :class:`vision.calibration.Calibrati
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cogtable.errors import UserError
 from hardware.profile import Profile
 from vision.calibration import Calibration, CalibrationError
 from vision.geometry import BoardGeometry
+from vision.letters import LetterClassifier
 
 
 def board_geometry(profile: Profile) -> BoardGeometry:
@@ -38,6 +40,33 @@ def calibration_path(profile: Profile) -> Path | None:
     if not path.is_absolute() and Path(profile.source).is_file():
         path = Path(profile.source).parent / path
     return path
+
+
+def letters_path(profile: Profile) -> Path | None:
+    """Where ``camera.letters`` points (the owner's taught letter tiles), as calibration does."""
+    if profile.camera.letters is None:
+        return None
+    path = Path(profile.camera.letters).expanduser()
+    if not path.is_absolute() and Path(profile.source).is_file():
+        path = Path(profile.source).parent / path
+    return path
+
+
+def letter_classifier(profile: Profile) -> LetterClassifier:
+    """The letter classifier with the owner's taught tiles (``camera.letters``), else the default.
+
+    A named file that is missing or broken is a UserError: the reader would
+    misread the owner's tiles.
+    """
+    path = letters_path(profile)
+    if path is None:
+        return LetterClassifier.default()
+    try:
+        return LetterClassifier.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, TypeError) as error:
+        raise UserError(
+            f"{path}: not taught letter tiles ({error}); run: cogtable calibrate cog --teach"
+        ) from error
 
 
 def camera_calibration(profile: Profile) -> Calibration:

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from cogtable.adapters.base import CameraRegion
-from cogtable.board_setup import board_geometry, camera_calibration
+from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
 from cogtable.camera_sight import CameraPart, PartsSight, PegSight
 from cogtable.console_inbox import Inbox
 from cogtable.controller import Controller
@@ -490,7 +490,8 @@ class Runtime:
         """The printed-parts reader for the regions' layouts (letters: the default classifier)."""
         from vision.parts import PartsReader  # the letter classifier trains on first use
 
-        return PartsReader([region.layout for region in regions if region.layout is not None])
+        layouts = [region.layout for region in regions if region.layout is not None]
+        return PartsReader(layouts, classifier=letter_classifier(self.profile))
 
     def _open_camera(self, part: CameraPart) -> Any:
         try:

@@ -113,6 +113,9 @@ class CameraProfile:
     calibration: str | None = None
     """The colour calibration file written by ``cogtable calibrate`` (None: the
     synthetic reference colours, right only for the mock table's camera)."""
+    letters: str | None = None
+    """The owner's letter tiles taught by ``cogtable calibrate cog --teach`` (None:
+    the reader's built-in fonts only)."""
 
 
 @dataclass(frozen=True)
@@ -649,8 +652,14 @@ def _camera(table: _Table) -> CameraProfile | Any:
     calibration = table.get(
         "calibration", _nonempty_text, "the path of a calibration file (cogtable calibrate)", None
     )
-    if _all_good(source, resolution, calibration):
-        return CameraProfile(source, resolution, calibration)
+    letters = table.get(
+        "letters",
+        _nonempty_text,
+        "the path of taught letters (cogtable calibrate cog --teach)",
+        None,
+    )
+    if _all_good(source, resolution, calibration, letters):
+        return CameraProfile(source, resolution, calibration, letters)
     return _BAD
 
 

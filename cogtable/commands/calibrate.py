@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
+from typing import Any
 
-from cogtable.board_setup import board_geometry, calibration_path
+from cogtable.adapters import adapter_for
+from cogtable.board_setup import board_geometry, calibration_path, letters_path
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
+from cogtable.letter_teach import TEACH_TEXT, teach, teach_scene_frames
 from cogtable.service.install import installed_profile
 from hardware.profile import ProfileError, load_profile
 from vision.calibration import CalibrationError, learn
 from vision.geometry import BoardGeometry, start_position
-from vision.overlay import draw_reading, png_bytes
+from vision.letters import LetterClassifier
+from vision.overlay import draw_parts_reading, draw_reading, png_bytes
 from vision.reader import BoardReader
 from vision.sources import SourceError, open_source
 
@@ -28,7 +33,19 @@ MAX_TIMEOUT_S = 600.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--profile, --source, --out, --overlay, --frames, --size, --timeout."""
+    """[GAME] --teach, --profile, --source, --out, --overlay, --frames, --size, --timeout."""
+    parser.add_argument(
+        "game",
+        nargs="?",
+        choices=("kogworks", "cog"),
+        default="kogworks",
+        help="kogworks: learn the board and cog colours; cog --teach: learn your letter tiles",
+    )
+    parser.add_argument(
+        "--teach",
+        action="store_true",
+        help="cog: teach the letter reader your own tiles, laid out in the order it asks",
+    )
     parser.add_argument(
         "--profile",
         type=Path,
@@ -68,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     """
     if not 1 <= args.frames <= 100:
         raise UserError(f"--frames {args.frames} is out of range: use 1 to 100")
+    if args.game == "cog" or args.teach:
+        return _teach(args)
     if not 0 < args.timeout <= MAX_TIMEOUT_S:
         raise UserError(f"--timeout {args.timeout:g} is out of range: use up to {MAX_TIMEOUT_S} s")
     size = _size(args.size)
@@ -160,3 +179,59 @@ def _report(args: argparse.Namespace, frames: int, reading) -> None:
     else:
         seen = f"check frame: {reading.status}: {reading.message}"
     print(f"calibrated from {frames} frame(s); wrote {args.out} and {args.overlay}; {seen}")
+
+
+def _teach(args: argparse.Namespace) -> int:
+    """``calibrate cog --teach``: learn the owner's letter tiles; write them and an overlay."""
+    if args.game != "cog" or not args.teach:
+        raise UserError("--teach teaches C.O.G. letter tiles: cogtable calibrate cog --teach")
+    profile = _teach_profile(args.profile)
+    out = args.out or letters_path(profile) or Path("letters.json")
+    overlay = args.overlay if args.overlay != Path("calibration.png") else Path("letters.png")
+    for output in (out, overlay):
+        check_output(output)
+    layouts = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]
+    print(TEACH_TEXT)
+    frames = _teach_frames(args, layouts, max(2, args.frames + 1))
+    taught = teach(frames, layouts, LetterClassifier.default())
+    picture = png_bytes(draw_parts_reading(frames[-1], taught.reading, layouts))
+    data = json.dumps(taught.classifier.to_dict()).encode("utf-8")
+    write_files([Output(out, data), Output(overlay, picture)])
+    print(
+        f"taught {len(frames) - 1} frame(s) of your 26 letters; on a frame kept apart the reader "
+        f"read {taught.before}/26 right before and {taught.after}/26 after; wrote {out} "
+        f"(point camera.letters at it) and {overlay}"
+    )
+    return 0
+
+
+def _teach_profile(path: Path | None) -> Any:
+    installed = installed_profile()
+    try:
+        return load_profile(installed if path is None and installed.is_file() else path)
+    except ProfileError as error:
+        raise UserError(str(error)) from error
+
+
+def _teach_frames(args: argparse.Namespace, layouts: list, count: int) -> list:
+    """Frames of the teach layout: rendered for ``synthetic``, else from the camera."""
+    size = _size(args.size if args.size != "1280x720" else "1920x1080")
+    if args.source == "synthetic":
+        return teach_scene_frames(layouts, size, count)
+    try:
+        source = open_source(args.source, size)
+    except SourceError as error:
+        raise UserError(str(error)) from error
+    frames, deadline = [], time.monotonic() + args.timeout
+    try:
+        while len(frames) < count and time.monotonic() < deadline:
+            frame = source.read()
+            if frame is None:
+                time.sleep(0.05)
+            else:
+                frames.append(frame)
+    finally:
+        source.close()
+    if len(frames) < count:
+        raise UserError(f"got {len(frames)} of {count} frames in {args.timeout:g} s")
+    return frames

@@ -1,0 +1,54 @@
+"""``cogtable calibrate cog --teach``: the owner's letter tiles taught, saved, and used."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cogtable.adapters import adapter_for
+from cogtable.board_setup import letter_classifier
+from cogtable.cli import main
+from cogtable.errors import UserError
+from cogtable.letter_teach import TEACH_ORDER, teach, teach_scene_frames
+from hardware.profile import load_profile
+from vision.letters import LetterClassifier
+
+LAYOUTS = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]
+
+
+def test_the_teach_order_is_every_letter_once_on_the_first_four_rows() -> None:
+    assert [letter for _, letter in TEACH_ORDER] == [chr(c) for c in range(65, 91)]
+    assert TEACH_ORDER[0] == ("r1c1", "A") and TEACH_ORDER[-1] == ("r4c2", "Z")
+
+
+def test_teaching_the_owners_tiles_reads_them_at_least_as_well(tmp_path: Path) -> None:
+    out, overlay = tmp_path / "letters.json", tmp_path / "letters.png"
+    argv = ["calibrate", "cog", "--teach", "--frames", "1", "--size", "1280x720"]
+    assert main([*argv, "--out", str(out), "--overlay", str(overlay)]) == 0
+    taught = LetterClassifier.from_dict(json.loads(out.read_text(encoding="utf-8")))
+    crops, letters = taught.owner_samples()
+    assert sorted(set(letters)) == [letter for _, letter in TEACH_ORDER]
+    assert len(crops) >= 26
+    assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_frame_with_letters_missing_names_the_cells(tmp_path: Path) -> None:
+    frames = teach_scene_frames(LAYOUTS, (1280, 720), 2)
+    empty = [frames[0] * 0 + 90, frames[1]]  # no board at all in the first frame
+    with pytest.raises(UserError, match="first player's mat is not seen"):
+        teach(empty, LAYOUTS, LetterClassifier.default())
+
+
+def test_the_profile_points_the_reader_at_taught_letters(tmp_path: Path) -> None:
+    profile_text = (Path(load_profile().source)).read_text(encoding="utf-8")
+    broken = tmp_path / "letters.json"
+    broken.write_text("{}", encoding="utf-8")
+    text = profile_text.replace(
+        "resolution = [1280, 720]", 'resolution = [1280, 720]\nletters = "letters.json"'
+    )
+    path = tmp_path / "profile.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError, match="not taught letter tiles"):
+        letter_classifier(load_profile(path))
