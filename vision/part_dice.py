@@ -40,6 +40,9 @@ TURN_TRIALS = (-6.0, 0.0, 6.0)
 """Trial turns of the pips (degrees) about the turn their layout gave."""
 GRID_REACH = 0.4
 """The pipness is compared with each face's over this share of the die's side from its centre."""
+SAME_DIE = 5.0
+"""A die place whose crop differs from the last one read by less than this (mean absolute grey
+levels) shows the same die: it is not read again."""
 RESOLVED_PIP_PX = 5.0
 """Pips at least this many frame pixels across are counted as blobs (smaller ones merge)."""
 
@@ -97,6 +100,8 @@ class DieReader:
             ]
         )
         self.centre = (place.x, place.y)
+        self.from_crop = np.linalg.inv(self.to_crop)
+        self._last: tuple[np.ndarray, DieResult] | None = None
         mid = (self.size - 1) / 2
         ys, xs = np.mgrid[0 : self.size, 0 : self.size]
         half = self.side_mm / 2 * DIE_PX_PER_MM
@@ -106,15 +111,29 @@ class DieReader:
         """The die place in this frame, given the local paper's log(v + 1) colour.
 
         ``weight`` is how much brightness counts against hue for the paper
-        (little under a shadow).
+        (little under a shadow). A die place that looks as it did in the frame
+        read last (mean absolute difference below :data:`SAME_DIE` grey levels)
+        keeps that reading.
         """
         crop = cv2.warpPerspective(
             image,
-            homography @ np.linalg.inv(self.to_crop),
+            homography @ self.from_crop,
             (self.size, self.size),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
+        last = self._last
+        if last is not None and float(cv2.absdiff(crop, last[0]).mean()) < SAME_DIE:
+            return last[1]
+        result = self._read_crop(crop, homography, paper_log, weight)
+        self._last = (crop, result)
+        return result
+
+    def forget(self) -> None:
+        """Read the die afresh in the next frame."""
+        self._last = None
+
+    def _read_crop(self, crop, homography, paper_log: np.ndarray, weight: float) -> DieResult:
         relative = relative_to(cv2.blur(crop, (3, 3)), paper_log)
         to_body = _distance_to(relative, self.body, 1.0)
         to_pip = _distance_to(relative, self.pip, 1.0)

@@ -48,13 +48,12 @@ class MarkerFinder:
 
     def find(self, image: np.ndarray) -> dict[int, np.ndarray]:
         """Marker id -> image corners (4, 2) of the wanted markers found in a BGR frame."""
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        tracked = self._tracked(gray) if self._last else {}
+        tracked = self._tracked(image) if self._last else {}
         self._since_full += 1
         lost = len(tracked) < len(self._last)
         unseen = len(tracked) < len(self.wanted)
         if not self._last or lost or (unseen and self._since_full >= self.FULL_SEARCH_EVERY):
-            found = self._search(gray) | tracked
+            found = self._search(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) | tracked
             self._since_full = 0
         else:
             found = tracked
@@ -72,38 +71,39 @@ class MarkerFinder:
         found = _unique(quads, ids, self.wanted, lambda quad: quad / scale)
         return self._refined(gray, found)
 
-    def _tracked(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        """The previous frame's markers found again near their last places."""
-        crops, placements = [], []
+    def _tracked(self, image: np.ndarray) -> dict[int, np.ndarray]:
+        """The previous frame's markers found again near their last places (grey crops only)."""
+        crops, boxes = [], []
         for marker_id, corners in self._last.items():
             side = float(np.ptp(corners, axis=0).max())
-            x0, y0, x1, y1 = _box_around(corners, gray.shape, self.TRACK_MARGIN * side)
+            x0, y0, x1, y1 = _box_around(corners, image.shape, self.TRACK_MARGIN * side)
             if x1 - x0 < 8 or y1 - y0 < 8:
                 continue
-            scale = self.TRACK_SIDE / max(side, 1.0)
-            crop = cv2.resize(
-                gray[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR
-            )
-            crops.append(crop)
-            placements.append((marker_id, x0, y0, scale))
+            crops.append(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY))
+            boxes.append((marker_id, x0, y0, self.TRACK_SIDE / max(side, 1.0)))
         if not crops:
             return {}
-        mosaic, starts = _mosaic(crops)
+        scaled = [
+            cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+            for crop, (_i, _x, _y, scale) in zip(crops, boxes, strict=True)
+        ]
+        mosaic, starts = _mosaic(scaled)
         quads, ids, _rejected = self._track.detectMarkers(mosaic)
         if ids is None:
             return {}
         found = {}
         for quad, marker_id in zip(quads, ids.ravel(), strict=True):
             corners = quad.reshape(4, 2).astype(np.float64)
-            for (wanted_id, x0, y0, scale), start, crop in zip(
-                placements, starts, crops, strict=True
+            for crop, start, (wanted, x0, y0, scale), small in zip(
+                crops, starts, boxes, scaled, strict=True
             ):
                 inside = (
-                    start <= corners[:, 0].min() and corners[:, 0].max() < start + crop.shape[1]
+                    start <= corners[:, 0].min() and corners[:, 0].max() < start + small.shape[1]
                 )
-                if int(marker_id) == wanted_id and inside:
-                    found[wanted_id] = (corners - [start, 0]) / scale + [x0, y0]
-        return self._refined(gray, found)
+                if int(marker_id) == wanted and inside:
+                    in_crop = self._refined(crop, {wanted: (corners - [start, 0]) / scale})
+                    found[wanted] = in_crop[wanted] + [x0, y0]
+        return found
 
     def _refined(self, gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """Sub-pixel corners on the full frame, starting from the detector's."""

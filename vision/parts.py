@@ -106,6 +106,9 @@ PAWN_SHARE = (0.03, 0.07)
 """Share of a track space's sample points in a pawn's colour: (surely none, surely a pawn)."""
 SHADE_CHROMA = 0.08
 """Largest change of hue of a bare point that is only in shadow."""
+SAME_TILE = 0.1
+"""A face-up tile whose sample colours differ from those its letter was read from by less
+than this (mean absolute, relative log colour) is the same tile: its letter is not read again."""
 
 
 @dataclass(frozen=True)
@@ -263,7 +266,9 @@ class PartsReader:
     :class:`vision.letters.LetterClassifier`, built on first use).
     ``letter_floor`` is the classifier's own confidence threshold (default:
     :data:`vision.letters.MIN_CONFIDENCE`): a letter read with less makes its
-    place uncertain.
+    place uncertain. With ``remember_letters`` a tile that has not changed
+    since its letter was read keeps it (see :class:`_LetterMemory`); a die that
+    looks as in the last frame keeps its reading.
     """
 
     def __init__(
@@ -273,6 +278,7 @@ class PartsReader:
         classifier: LetterReader | None = None,
         *,
         letter_floor: float | None = None,
+        remember_letters: bool = True,
     ) -> None:
         _check_layouts(layouts)
         self.layouts = tuple(layouts)
@@ -280,6 +286,7 @@ class PartsReader:
         self._classifier = classifier
         self._letter_floor = letter_floor
         self._finder = MarkerFinder(m.id for layout in layouts for m in layout.markers)
+        self._memory = _LetterMemory(remember_letters)
         self._models = tuple(_PartModel(layout, look) for layout in self.layouts)
 
     @property
@@ -314,16 +321,93 @@ class PartsReader:
         return TableReading(OK, "", parts)
 
     def _read_letters(self, image: np.ndarray, drafts: Sequence[_Draft]) -> None:
-        """Classify every face-up tile of the frame in one batch and label them."""
-        crops = [draft.letter_crops(image) for draft in drafts]
-        if not any(len(batch) for batch in crops):
-            return
-        letters, confidences = self.classifier.classify(np.concatenate(crops))
+        """Name the letter of every face-up tile of the frame, the new ones in one batch.
+
+        A tile whose sample colours are as they were when its letter was read
+        keeps that letter (:class:`_LetterMemory`), so a still table costs the
+        classifier nothing; the other tiles of the frame are cut out and
+        classified together.
+        """
+        keys, looks = [], []
+        for draft in drafts:
+            for index, look in zip(draft.face_up, draft.face_up_looks, strict=True):
+                keys.append((draft.model.layout.name, index))
+                looks.append(look)
+        letters, confidences = self._memory.recall(keys, looks)
+        new = [row for row, letter in enumerate(letters) if letter is None]
+        if new:
+            crops = self._crops(image, drafts, {keys[row] for row in new})
+            read, sure = self.classifier.classify(crops)
+            for row, letter, value in zip(new, read, sure, strict=True):
+                letters[row], confidences[row] = letter, float(value)
+            self._memory.remember(
+                [keys[row] for row in new], [looks[row] for row in new], read, sure
+            )
+        self._memory.keep_only(keys)
         start = 0
-        for draft, batch in zip(drafts, crops, strict=True):
-            end = start + len(batch)
+        for draft in drafts:
+            end = start + len(draft.face_up)
             draft.set_letters(letters[start:end], confidences[start:end], self.letter_floor)
             start = end
+
+    @staticmethod
+    def _crops(image: np.ndarray, drafts: Sequence[_Draft], wanted: set) -> np.ndarray:
+        """The classifier's crops of the wanted face-up tiles, in the drafts' order."""
+        batches = [
+            draft.letter_crops(
+                image, [i for i in draft.face_up if (draft.model.layout.name, i) in wanted]
+            )
+            for draft in drafts
+        ]
+        return np.concatenate(batches)
+
+    def forget(self) -> None:
+        """Read every tile's letter and every die afresh in the next frame (benchmarks)."""
+        self._memory = _LetterMemory(self._memory.enabled)
+        for model in self._models:
+            for _index, _place, die in model.dice:
+                die.forget()
+
+
+class _LetterMemory:
+    """The letter last read on each face-up tile place, with how the tile looked then.
+
+    A tile's look is the colours of its sample points relative to the local
+    paper (they cover the letter's middle). A tile that looks as it did (mean
+    absolute difference below :data:`SAME_TILE`: a different letter, a tile
+    moved or turned, a hand, all change it far more than the camera's noise
+    or the light do) keeps its letter and confidence.
+    """
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self._seen: dict[tuple[str, int], tuple[np.ndarray, str, float]] = {}
+
+    def recall(self, keys, looks) -> tuple[list[str | None], list[float]]:
+        """Per tile, the remembered letter and confidence, or None where it must be read."""
+        letters: list[str | None] = [None] * len(keys)
+        confidences = [0.0] * len(keys)
+        if not self.enabled:
+            return letters, confidences
+        rows = [row for row, key in enumerate(keys) if key in self._seen]
+        if not rows:
+            return letters, confidences
+        before = np.stack([self._seen[keys[row]][0] for row in rows])
+        now = np.stack([looks[row] for row in rows])
+        same = np.abs(now - before).mean(axis=(1, 2)) < SAME_TILE
+        for row in np.array(rows)[same]:
+            _look, letters[row], confidences[row] = self._seen[keys[row]]
+        return letters, confidences
+
+    def remember(self, keys, looks, letters, confidences) -> None:
+        if self.enabled:
+            for key, look, letter, value in zip(keys, looks, letters, confidences, strict=True):
+                self._seen[key] = (look, letter, float(value))
+
+    def keep_only(self, keys) -> None:
+        """Forget the places that show no face-up tile now."""
+        wanted = set(keys)
+        self._seen = {key: value for key, value in self._seen.items() if key in wanted}
 
 
 def _check_layouts(layouts: Sequence[PartLayout]) -> None:
@@ -569,6 +653,7 @@ class _Draft:
         self.note = note
         self.unread_reading: PartReading | None = None
         self._letters: list[int] = []
+        self.face_up_looks: list[np.ndarray] = []
 
     @classmethod
     def unread(cls, model: _PartModel, reading: PartReading) -> _Draft:
@@ -630,9 +715,9 @@ class _Draft:
         kind, confidence = decide(shares, unmatched)
         labels = [TILE_CLASSES[k] for k in kind]
         self._store(group, labels, confidence, relative, unmatched)
-        self._letters = [
-            int(i) for i, label in zip(group.indices, labels, strict=True) if label == "face"
-        ]
+        rows = [row for row, label in enumerate(labels) if label == "face"]
+        self._letters = [int(group.indices[row]) for row in rows]
+        self.face_up_looks = [relative[row] for row in rows]
 
     def _read_pieces(self, values: np.ndarray, group: _Group, pawns: bool) -> None:
         """Cog spaces (one cog colour or bare) or pawn spaces (every pawn colour present)."""
@@ -659,9 +744,14 @@ class _Draft:
             self.features[index] = result.feature
             self.unknown[index] = result.unknown
 
-    def letter_crops(self, image: np.ndarray) -> np.ndarray:
-        """The classifier's crops (N, 48, 48, 3) of this part's face-up tiles."""
-        if self.unread_reading is not None or not self._letters:
+    @property
+    def face_up(self) -> list[int]:
+        """This part's places showing a face-up tile, in :meth:`letter_crops` order."""
+        return self._letters
+
+    def letter_crops(self, image: np.ndarray, indices: Sequence[int]) -> np.ndarray:
+        """The classifier's crops (N, 48, 48, 3) of these face-up tile places."""
+        if not indices:
             return np.zeros((0, CROP_SIDE, CROP_SIDE, 3), np.uint8)
         crops = [
             cv2.warpPerspective(
@@ -671,7 +761,7 @@ class _Draft:
                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            for index in self._letters
+            for index in indices
         ]
         return np.stack(crops)
 
