@@ -9,13 +9,14 @@ when :class:`~cogtable.outputs.PicoRenderer` has written the LED frame to the
 Pico link (``PicoRenderer.sent_at``, :func:`time.perf_counter`); the Pico's
 own time to light the LEDs is not in it. Where each interval starts:
 
-- settled board (Kogworks only): the moment the camera frame in which the
-  board settled was taken (rendered, or with ``--camera truth`` produced
-  without pixels), the start the runtime's own figure ``Runtime.latencies``
-  uses (printed too, as a cross-check). Included: reading the frame, the
-  settling filter, the queue, the controller, the journal commit, the LED
-  frame. The settling window itself (0.3 s of simulated time before that
-  frame) is not part of the figure.
+- settled board (Kogworks, and C.O.G. read in printed parts: a word laid, a
+  cog placed, a letter drawn, each judged and answered on the LEDs): the
+  moment the camera frame in which the board settled was taken (rendered, or
+  with ``--camera truth`` produced without pixels), the start the runtime's
+  own figure ``Runtime.latencies`` uses (printed too, as a cross-check).
+  Included: reading the frame, the settling filter, the queue, the
+  controller, the journal commit, the LED frame. The settling window itself
+  (0.3 s of simulated time before that frame) is not part of the figure.
 - button (a seat's confirm or pass, undo held, ...) and die roll: the moment
   the host's link thread has decoded the Pico's event and delivers it
   (``Link.events.put``). Included: the hop to the runtime's Pico thread,
@@ -199,6 +200,9 @@ def sim_args(game: str, chosen: argparse.Namespace) -> tuple[argparse.Namespace,
         players = chosen.players or PLAYERS[game]
         argv += ["--players", str(players)]
         setting = f"{players} players"
+        if game == "cog":  # read by the camera: its printed parts, settled part by part
+            argv += ["--camera", chosen.cog_camera]
+            setting += f", camera {chosen.cog_camera}"
         if game == "commissars" and chosen.max_turns:
             argv += ["--option", f"max_turns={chosen.max_turns}"]
             setting += f", max_turns={chosen.max_turns}"
@@ -304,6 +308,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     options.add_argument(
         "--camera", default="render", choices=("render", "truth"), help="Kogworks camera"
+    )
+    options.add_argument(
+        "--cog-camera",
+        default="truth",
+        choices=("render", "truth"),
+        help="C.O.G. camera (default truth: rendering 1920x1080 frames takes minutes a game)",
     )
     options.add_argument(
         "--players",

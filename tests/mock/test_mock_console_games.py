@@ -22,8 +22,8 @@ from tests.mock.console_helpers import ConsoleRun, run_all
 SIX_SEATS = tuple(seat.colour for seat in load_profile().seats)
 
 RUNS: dict[str, list[str]] = {
-    "cog-2": ["cog", "--players", "2", "--seed", "1"],
-    "cog-4": ["cog", "--players", "4", "--seed", "2"],
+    "cog-2": ["cog", "--players", "2", "--seed", "1", "--camera", "truth"],
+    "cog-4": ["cog", "--players", "4", "--seed", "2", "--camera", "truth"],
     "commissars-2": ["commissars", "--players", "2", "--option", "max_turns=3", "--seed", "3"],
     "commissars-4": ["commissars", "--players", "4", "--option", "max_turns=3", "--seed", "4"],
     "commissars-6": ["commissars", "--players", "6", "--option", "max_turns=6", "--seed", "5"],
@@ -109,18 +109,28 @@ def test_six_players_of_commissars_each_get_their_seat_led(
     assert watch.lit == set(range(6)), "seats 1 to 6 each lit in their colour"
 
 
-def test_the_dice_were_rolled_on_the_pico_and_the_rest_typed(
+def test_cog_dice_are_rolled_on_the_pico_pieces_read_by_the_camera_cards_typed(
     played: dict[str, ConsoleRun],
 ) -> None:
-    run = played["cog-2"]
+    """C.O.G. at the mock table: every letter and piece through the camera, cards at the console."""
+    for name in ("cog-2", "cog-4"):
+        by_type = sources_by_type(played[name])
+        assert by_type["RollDie"] == {"button"}, name
+        assert by_type["DrawLetter"] == {"camera"}, name
+        assert by_type["DrawCard"] == {"console"}, name
+        for placement in ("TakeLetters", "TakeDie", "TakeTurnOrder", "TakeCard"):
+            assert by_type[placement] <= {"camera", "button", "console"}, (name, placement)
+            assert "camera" in by_type[placement] or "button" in by_type[placement]
+        words = by_type.get("PlaceWord", set()) | by_type.get("PlaceWordWild", set())
+        assert words == {"camera"}, (name, by_type)
+
+
+def sources_by_type(run: ConsoleRun) -> dict[str, set[str]]:
+    """Each kind of journaled action and where its answers came from."""
     with Journal(run.state_dir / JOURNAL_NAME) as journal:
-        rows = journal.connection.execute(
-            "SELECT action, source FROM actions ORDER BY ply"
-        ).fetchall()
+        rows = journal.connection.execute("SELECT action, source FROM actions").fetchall()
     by_type: dict[str, set[str]] = {}
     for action, source in rows:
         kind = action.split('"type": "', 1)[1].split('"', 1)[0]
         by_type.setdefault(kind, set()).add(source)
-    assert by_type["RollDie"] == {"button"}
-    assert by_type["DrawLetter"] == {"console"}
-    assert {"console"} <= set().union(*by_type.values())
+    return by_type
