@@ -456,6 +456,8 @@ class GameTable:
         self.view.message, self.view.accepted = "", None  # no green flash for what is undone
         self.view.last = words
         log.info("%s", words)
+        if not keep_sync and self.seen is not None:
+            self._resync(self.seen)  # nothing to put back (a card typed): in sync at once
 
     def new_game(self, choice: GameChoice | None = None) -> None:
         """Start a new game (of ``choice``, else the current game); wait for the board."""
