@@ -323,31 +323,35 @@ class PartsReader:
     def _read_letters(self, image: np.ndarray, drafts: Sequence[_Draft]) -> None:
         """Name the letter of every face-up tile of the frame, the new ones in one batch.
 
-        A tile whose sample colours are as they were when its letter was read
-        keeps that letter (:class:`_LetterMemory`), so a still table costs the
-        classifier nothing; the other tiles of the frame are cut out and
-        classified together.
+        A tile that looks as it did when its letter was read surely keeps that
+        letter (:class:`_LetterMemory`), so a still table costs the classifier
+        nothing. The other tiles of the frame are cut out and classified
+        together; a tile read unsurely before and again now (the same tile,
+        other noise) keeps the surer of the two readings.
         """
         keys, looks = [], []
         for draft in drafts:
             for index, look in zip(draft.face_up, draft.face_up_looks, strict=True):
                 keys.append((draft.model.layout.name, index))
                 looks.append(look)
-        letters, confidences = self._memory.recall(keys, looks)
-        new = [row for row, letter in enumerate(letters) if letter is None]
+        known = self._memory.recall(keys, looks)
+        floor = self.letter_floor
+        new = [row for row, seen in enumerate(known) if seen is None or seen[1] < floor]
+        readings = [seen or ("", 0.0) for seen in known]
         if new:
             crops = self._crops(image, drafts, {keys[row] for row in new})
             read, sure = self.classifier.classify(crops)
             for row, letter, value in zip(new, read, sure, strict=True):
-                letters[row], confidences[row] = letter, float(value)
+                if float(value) > readings[row][1] or known[row] is None:
+                    readings[row] = (letter, float(value))
             self._memory.remember(
-                [keys[row] for row in new], [looks[row] for row in new], read, sure
+                [keys[row] for row in new], [looks[row] for row in new], [readings[r] for r in new]
             )
         self._memory.keep_only(keys)
         start = 0
         for draft in drafts:
             end = start + len(draft.face_up)
-            draft.set_letters(letters[start:end], confidences[start:end], self.letter_floor)
+            draft.set_letters(readings[start:end], floor)
             start = end
 
     @staticmethod
@@ -376,32 +380,31 @@ class _LetterMemory:
     paper (they cover the letter's middle). A tile that looks as it did (mean
     absolute difference below :data:`SAME_TILE`: a different letter, a tile
     moved or turned, a hand, all change it far more than the camera's noise
-    or the light do) keeps its letter and confidence.
+    or the light do) is the same tile, read before.
     """
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
         self._seen: dict[tuple[str, int], tuple[np.ndarray, str, float]] = {}
 
-    def recall(self, keys, looks) -> tuple[list[str | None], list[float]]:
-        """Per tile, the remembered letter and confidence, or None where it must be read."""
-        letters: list[str | None] = [None] * len(keys)
-        confidences = [0.0] * len(keys)
-        if not self.enabled:
-            return letters, confidences
-        rows = [row for row, key in enumerate(keys) if key in self._seen]
+    def recall(self, keys, looks) -> list[tuple[str, float] | None]:
+        """Per tile, the (letter, confidence) read when it looked as now, or None."""
+        known: list[tuple[str, float] | None] = [None] * len(keys)
+        rows = [row for row, key in enumerate(keys) if key in self._seen] if self.enabled else []
         if not rows:
-            return letters, confidences
+            return known
         before = np.stack([self._seen[keys[row]][0] for row in rows])
         now = np.stack([looks[row] for row in rows])
         same = np.abs(now - before).mean(axis=(1, 2)) < SAME_TILE
         for row in np.array(rows)[same]:
-            _look, letters[row], confidences[row] = self._seen[keys[row]]
-        return letters, confidences
+            _look, letter, value = self._seen[keys[row]]
+            known[row] = (letter, value)
+        return known
 
-    def remember(self, keys, looks, letters, confidences) -> None:
+    def remember(self, keys, looks, readings) -> None:
+        """Keep each tile's (letter, confidence) with its look."""
         if self.enabled:
-            for key, look, letter, value in zip(keys, looks, letters, confidences, strict=True):
+            for key, look, (letter, value) in zip(keys, looks, readings, strict=True):
                 self._seen[key] = (look, letter, float(value))
 
     def keep_only(self, keys) -> None:
@@ -765,14 +768,14 @@ class _Draft:
         ]
         return np.stack(crops)
 
-    def set_letters(self, letters: Sequence[str], confidences: np.ndarray, floor: float) -> None:
-        """Label the face-up tiles with the classifier's letters; its doubt becomes the place's.
+    def set_letters(self, readings: Sequence[tuple[str, float]], floor: float) -> None:
+        """Label the face-up tiles with their (letter, classifier confidence) readings.
 
         The classifier's confidence maps onto the place's so that its own
         threshold ``floor`` lands on :data:`MIN_CONFIDENCE`. A face-up tile
         whose letter the classifier does not name stays ``"face"``, uncertain.
         """
-        for index, letter, value in zip(self._letters, letters, confidences, strict=True):
+        for index, (letter, value) in zip(self._letters, readings, strict=True):
             mapped = _letter_confidence(float(value), floor)
             self.labels[index] = letter or "face"
             self.confidence[index] = min(self.confidence[index], mapped if letter else 0.0)
