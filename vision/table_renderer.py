@@ -176,11 +176,15 @@ def true_homographies(scene: TableScene, size: tuple[int, int]) -> dict[str, np.
 
 
 class TableRenderer:
-    """Draws table scenes; caches the bare table and the last composed table per scale."""
+    """Draws table scenes; caches the bare table and the composed table per scale.
+
+    When only the contents change (a tile laid, a die rolled), the composed
+    table is mended where they changed, not composed again.
+    """
 
     def __init__(self, cache_size: int = 4) -> None:
         self._bare: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._composed: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._composed: OrderedDict[tuple, _Composition] = OrderedDict()
         self._cache_size = cache_size
 
     def render(self, scene: TableScene, size: tuple[int, int] = (1280, 720), seed: int = 0):
@@ -204,15 +208,22 @@ class TableRenderer:
         return _sense(image, scene.sensor, rng)
 
     def _table_with_pieces(self, scene: TableScene, scale: float) -> np.ndarray:
-        key = (scene.parts, scene.table_size_mm, scale, _frozen(scene.contents))
-        key += (scene.font, scene.look, scene.jitter_seed)
-        if key not in self._composed:
+        key = (scene.parts, scene.table_size_mm, scale, scene.font, scene.look, scene.jitter_seed)
+        labels = _labels(scene)
+        composed = self._composed.get(key)
+        if composed is None:
+            stamps = {
+                place: _stamps_of(scene, place, label, scale) for place, label in labels.items()
+            }
             texture = self._bare_table(scene, scale).copy()
-            for layout, pose in scene.parts:
-                _draw_pieces(texture, scene, layout, pose, scale)
-            self._remember(self._composed, key, texture)
-        self._composed.move_to_end(key)
-        return self._composed[key]
+            for place in labels:
+                for stamp in stamps[place]:
+                    _stamp(texture, stamp)
+            composed = _Composition(labels, stamps, texture)
+        elif composed.labels != labels:
+            composed = composed.mended(scene, labels, scale, self._bare_table(scene, scale))
+        self._remember(self._composed, key, composed)
+        return composed.texture
 
     def _bare_table(self, scene: TableScene, scale: float) -> np.ndarray:
         key = (scene.parts, scene.table_size_mm, scale)
@@ -221,10 +232,91 @@ class TableRenderer:
         self._bare.move_to_end(key)
         return self._bare[key]
 
-    def _remember(self, cache: OrderedDict, key: tuple, value: np.ndarray) -> None:
+    def _remember(self, cache: OrderedDict, key: tuple, value) -> None:
         cache[key] = value
+        cache.move_to_end(key)
         while len(cache) > self._cache_size:
             cache.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    """One piece as the table texture shows it: its BGRA sprite, centre (texture px), turn."""
+
+    sprite: np.ndarray
+    centre: tuple[float, float]
+    angle_deg: float
+
+    def box(self) -> tuple[int, int, int, int]:
+        """The texture box (x0, y0, x1, y1) the piece and its shadow may touch."""
+        reach = math.ceil(self.sprite.shape[0] * 0.75 + _shadow_of(self.sprite)[1]) + 3
+        x0, y0 = math.floor(self.centre[0]) - reach, math.floor(self.centre[1]) - reach
+        return x0, y0, x0 + 2 * reach + 1, y0 + 2 * reach + 1
+
+
+@dataclass
+class _Composition:
+    """A composed table: the labels it shows (part, place) -> label, their stamps, the texture."""
+
+    labels: dict[tuple[str, str], str]
+    stamps: dict[tuple[str, str], list[_Stamp]]
+    texture: np.ndarray
+
+    def mended(self, scene: TableScene, labels, scale: float, bare: np.ndarray) -> _Composition:
+        """This table with the contents ``labels``, redrawn only around the places that changed.
+
+        Each box a changed piece touches (before or after) is put back to the
+        bare table and every piece reaching into it is stamped again, in the
+        order of a full composition, so the result is the same as composing
+        the table afresh.
+        """
+        changed = {
+            p for p in self.labels.keys() | labels.keys() if self.labels.get(p) != labels.get(p)
+        }
+        stamps = {
+            place: self.stamps[place]
+            if place not in changed
+            else _stamps_of(scene, place, label, scale)
+            for place, label in labels.items()
+        }
+        boxes = [
+            stamp.box()
+            for place in changed
+            for stamp in [*self.stamps.get(place, ()), *stamps.get(place, ())]
+        ]
+        texture = self.texture
+        for box in boxes:
+            window = _inside(box, texture.shape)
+            if window is None:
+                continue
+            x0, y0, x1, y1 = window
+            texture[y0:y1, x0:x1] = bare[y0:y1, x0:x1]
+            for place in labels:
+                for stamp in stamps[place]:
+                    if _overlap(stamp.box(), window):
+                        _stamp(texture, stamp, window)
+        return _Composition(labels, stamps, texture)
+
+
+def _inside(box: tuple[int, int, int, int], shape) -> tuple[int, int, int, int] | None:
+    """The part of a box (x0, y0, x1, y1) inside an image of ``shape``, or None."""
+    x0, y0 = max(0, box[0]), max(0, box[1])
+    x1, y1 = min(shape[1], box[2]), min(shape[0], box[3])
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _labels(scene: TableScene) -> dict[tuple[str, str], str]:
+    """(part, place) -> label of every piece in the scene, in drawing order (parts, contents)."""
+    return {
+        (layout.name, name): label
+        for layout, _pose in scene.parts
+        for name, label in scene.contents.get(layout.name, {}).items()
+        if label
+    }
 
 
 _DEFAULT = TableRenderer()
@@ -239,16 +331,6 @@ def _check_size(size: tuple[int, int]) -> None:
     width, height = size
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
         raise ValueError(f"frame size {width}x{height} is outside 16..8192 pixels")
-
-
-def _frozen(contents: Mapping[str, Mapping[str, str]]) -> tuple:
-    """A hashable copy of the contents without its empty places."""
-    return tuple(
-        sorted(
-            (part, tuple(sorted((k, v) for k, v in labels.items() if v)))
-            for part, labels in contents.items()
-        )
-    )
 
 
 def _texture_scale(homography: np.ndarray, table_size_mm: tuple[float, float]) -> float:
@@ -301,18 +383,19 @@ def _lay_part(table: np.ndarray, layout: PartLayout, pose: PartPose, scale: floa
     table[y0:y1, x0:x1] = np.clip(region + 0.5, 0, 255).astype(np.uint8)
 
 
-def _draw_pieces(texture, scene: TableScene, layout: PartLayout, pose: PartPose, scale: float):
-    """Every piece of ``layout``'s contents onto the table texture, in place."""
+def _stamps_of(scene: TableScene, place_key: tuple[str, str], label: str, scale: float):
+    """The stamps of the pieces ``label`` puts on a place, where they lie on the table texture."""
+    part, name = place_key
+    layout, pose = next((layout, pose) for layout, pose in scene.parts if layout.name == part)
     to_texture = sheet_matrix(scale) @ part_to_table(layout, pose)
-    for name, label in scene.contents.get(layout.name, {}).items():
-        if not label:
-            continue
-        place = layout.place(name)
-        rng = _place_rng(scene.jitter_seed, layout.name, name, label)
-        for sprite, offset, turn in _pieces_of(place, label, scene, scale, rng):
-            at = (place.x + offset[0], place.y + offset[1])
-            centre = project(to_texture, np.array([at]))[0]
-            _stamp(texture, sprite, centre, pose.angle_deg + turn)
+    place = layout.place(name)
+    rng = _place_rng(scene.jitter_seed, part, name, label)
+    stamps = []
+    for sprite, offset, turn in _pieces_of(place, label, scene, scale, rng):
+        at = (place.x + offset[0], place.y + offset[1])
+        centre = project(to_texture, np.array([at]))[0]
+        stamps.append(_Stamp(sprite, (float(centre[0]), float(centre[1])), pose.angle_deg + turn))
+    return stamps
 
 
 def _place_rng(seed: int, part: str, place: str, label: str) -> np.random.Generator:
@@ -362,17 +445,21 @@ def _px(mm: float, scale: float) -> int:
     return max(4, round(mm * scale))
 
 
-def _stamp(texture: np.ndarray, sprite: np.ndarray, centre, angle_deg: float) -> None:
-    """Blend a BGRA sprite, turned by ``angle_deg`` (clockwise), with a drop shadow, in place."""
+def _stamp(texture: np.ndarray, stamp: _Stamp, window=None) -> None:
+    """Blend a piece (turned clockwise, with a drop shadow) onto the texture, in place.
+
+    ``window`` (x0, y0, x1, y1) limits the drawing to that box of the texture.
+    """
+    sprite, centre = stamp.sprite, stamp.centre
     side = sprite.shape[0]
-    shadow, blur = _shadow_of(sprite)
-    reach = math.ceil(side * 0.75 + blur) + 3
-    x0, y0 = math.floor(centre[0]) - reach, math.floor(centre[1]) - reach
-    size = 2 * reach + 1
-    box = _clip(texture.shape, x0, y0, size)
+    shadow, _blur = _shadow_of(sprite)
+    x0, y0, x1, _y1 = stamp.box()
+    size = x1 - x0
+    limits = window or (0, 0, texture.shape[1], texture.shape[0])
+    box = _clip(limits, x0, y0, size)
     if box is None:
         return
-    angle = math.radians(angle_deg)
+    angle = math.radians(stamp.angle_deg)
     cos, sin = math.cos(angle), math.sin(angle)
     drop = max(1.0, side / 25)
     patch = cv2.warpAffine(sprite, _turn(cos, sin, (side - 1) / 2, centre, (x0, y0)), (size, size))
@@ -417,10 +504,10 @@ def _shadow_of(sprite: np.ndarray) -> tuple[np.ndarray, float]:
     return entry[1], entry[2]
 
 
-def _clip(shape, x0: int, y0: int, size: int):
-    """Texture and patch slices of a size x size patch at (x0, y0), or None when outside."""
-    dx0, dy0 = max(0, x0), max(0, y0)
-    dx1, dy1 = min(shape[1], x0 + size), min(shape[0], y0 + size)
+def _clip(limits: tuple[int, int, int, int], x0: int, y0: int, size: int):
+    """Texture and patch slices of a size x size patch at (x0, y0) within ``limits``, or None."""
+    dx0, dy0 = max(limits[0], x0), max(limits[1], y0)
+    dx1, dy1 = min(limits[2], x0 + size), min(limits[3], y0 + size)
     if dx0 >= dx1 or dy0 >= dy1:
         return None
     return slice(dy0, dy1), slice(dx0, dx1), slice(dy0 - y0, dy1 - y0), slice(dx0 - x0, dx1 - x0)
