@@ -100,6 +100,8 @@ class PartsSight:
     make_reader: Callable[[Sequence[CameraRegion]], Any]
     settles: dict[str, SettlingFilter] = field(init=False)
     states: dict[str, BoardState] = field(default_factory=dict)
+    messages: dict[str, str] = field(default_factory=dict)
+    """Why each part is not settled, as its settling filter says ("cannot read mat1 place r2c3")."""
     committed: dict[str, dict[str, str]] = field(default_factory=dict)
     waiting: str | None = None
     sent: bool = False
@@ -135,6 +137,7 @@ class PartsSight:
             return False
         status = self.settles[name].update(reading)
         self.states[name] = status.state
+        self.messages[name] = status.message
         if status.state is BoardState.SETTLED and status.committed is not None:
             new = status.committed
             changed = self.committed.get(name) != new or previous is not BoardState.SETTLED
@@ -143,6 +146,10 @@ class PartsSight:
         return False
 
     def _why(self, name: str) -> str:
+        """A part's state, and what its filter waits for when that says more (a tile unread)."""
+        message = self.messages.get(name, "")
+        if message.startswith("cannot read"):
+            return f"{name}: {message}"
         return f"{name}: {self.states[name].value}"
 
     def _wait(self, reason: str | None) -> None:

@@ -21,6 +21,7 @@ run that is killed carries on where the journal stands when started again.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import importlib
 import json
@@ -35,10 +36,11 @@ from typing import Any
 from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
 from cogtable.errors import UserError
-from cogtable.files import check_folder
+from cogtable.files import check_folder, ensure_folder, write_file
 from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
+from cogtable.letter_teach import teach, teach_scene_frames
 from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.players import People, Style, pieces_of
@@ -47,6 +49,7 @@ from cogtable.runtime import JOURNAL_NAME, Runtime
 from games.core import new_game
 from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
+from vision.letters import LetterClassifier
 
 NAME = "sim"
 HELP = "Play whole games on the mock table: simulated people, camera, Pico and LEDs."
@@ -272,6 +275,7 @@ def play_at_console(
     style = _console_style(args, choice)
     remembered = _remembered(state_dir / WORLD_FILE, choice.game)
     world = _world(args, profile, choice)
+    profile = _taught(profile, world, state_dir)
     runtime = Runtime(
         profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
     )
@@ -352,6 +356,28 @@ def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> MockWo
     regions = adapter_for(choice.game).regions_for(state)
     layouts = [region.layout for region in regions if region.layout is not None]
     return PartsWorld(layouts, camera=args.camera, camera_size=args.size, seed=args.seed)
+
+
+def _taught(profile: Any, world: MockWorld | PartsWorld, state_dir: Path) -> Any:
+    """The mock owner teaches the letter reader their tiles first, as a table owner does.
+
+    Only where the camera renders letter tiles and the profile names no taught
+    letters: the owner's tiles are drawn in a font the reader was not trained
+    on; their 26 letters are taught from two frames of the teach layout, kept
+    in ``STATE_DIR/letters.json`` (``camera.letters`` of the profile used).
+    """
+    if not isinstance(world, PartsWorld) or world.camera != "render":
+        return profile
+    if profile.camera.letters is not None:
+        return profile
+    path = ensure_folder(state_dir, "the state folder") / "letters.json"
+    if not path.is_file():
+        layouts = list(world.layouts.values())
+        frames = teach_scene_frames(layouts, world.camera_size or (1920, 1080), 2, world.seed)
+        taught = teach(frames, layouts, LetterClassifier.default())
+        write_file(path, json.dumps(taught.classifier.to_dict()).encode("utf-8"))
+    camera = dataclasses.replace(profile.camera, letters=str(path.resolve()))
+    return dataclasses.replace(profile, camera=camera)
 
 
 def _restore_table(world: MockWorld | PartsWorld, remembered: dict[str, Any], path: Path) -> None:

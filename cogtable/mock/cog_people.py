@@ -43,6 +43,8 @@ CAMERA_ACTIONS = (*PLACEMENTS, *MAT_CHANGES, TakeCentre, PlaceWord, Deconstruct)
 HAND_FRAMES = (2, 5)
 """A hand stays over the part this many frames (fewest, most) while laying something."""
 PATIENCE_FRAMES = 25
+UNREAD_PATIENCE_FRAMES = 20
+"""Frames the table may say it cannot read a tile before someone straightens the tiles."""
 """Frames to wait for the table to take what was laid, before looking at why not."""
 
 
@@ -77,6 +79,9 @@ class CogTablePeople(ConsolePeople):
     laying: Laying | None = None
     waiting: Waiting | None = None
     tidied: int = field(default=0)
+    straightened: int = field(default=0)
+    unread_since: int | None = None
+    misread_since: int | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -103,6 +108,7 @@ class CogTablePeople(ConsolePeople):
         if not self._table_right(status):
             return
         if not status.get("in_sync") or status.get("waiting"):
+            self._straighten_if_unread(status)
             return  # the camera has not yet seen the table still, as it is now
         asked = status.get("waiting_for") or []
         if asked and status.get("ply") == len(self.memory.history):
@@ -127,11 +133,38 @@ class CogTablePeople(ConsolePeople):
         target = laid_out(self.memory, self.layout)
         differences = self.world.differences(target)
         if not differences:
+            self._straighten_if_misread(status)
             return True
         part = differences[0][0]
         self._lay("tidy", target, part, None)
         self.tidied += 1
         return False
+
+    def _straighten_if_misread(self, status: dict[str, Any]) -> None:
+        """The table shows a difference the people do not see (a tile misread): straighten."""
+        if status.get("verdict") != "out-of-sync":
+            self.misread_since = None
+            return
+        self._straighten_after("misread_since", f"the table says {status.get('message', '')}")
+
+    def _straighten_after(self, since: str, why: str) -> None:
+        assert self.world is not None
+        started = getattr(self, since)
+        if started is None:
+            setattr(self, since, self.world.frames)
+        elif self.world.frames - started > UNREAD_PATIENCE_FRAMES:
+            self.say(f"{why}: straightening the tiles")
+            self.world.straighten()
+            setattr(self, since, None)
+            self.straightened += 1
+
+    def _straighten_if_unread(self, status: dict[str, Any]) -> None:
+        """The table says for a while it cannot read a tile: someone straightens the pieces."""
+        assert self.world is not None
+        if "cannot read" not in str(status.get("waiting", "")):
+            self.unread_since = None
+            return
+        self._straighten_after("unread_since", f"the table says {status['waiting']}")
 
     # -- answering ---------------------------------------------------------------------
 

@@ -120,6 +120,11 @@ class PartsWorld:
         x, y, _ = to_table @ np.array([spot.x + rng.uniform(-8, 8), spot.y + rng.uniform(-8, 8), 1])
         self.hands[who] = Hand((float(x), float(y)), rng.uniform(0, 360), rng.uniform(0.85, 1.15))
 
+    def straighten(self) -> None:
+        """Someone straightens the tiles and pieces (each lies a little differently after)."""
+        self.scene = replace(self.scene, jitter_seed=self.scene.jitter_seed + 1)
+        self.changes += 1
+
     def withdraw(self, who: str) -> None:
         """``who`` takes their hand away."""
         self.hands.pop(who, None)
