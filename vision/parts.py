@@ -474,7 +474,7 @@ class _PartModel:
         self.pawns = self._group("pawn", _pawn_offsets, points)
         self.points_mm = np.concatenate(points).astype(np.float64)
         self.dice = [
-            (index, place, DieReader(place, look.die_look(place.colour or "black")))
+            (index, place, DieReader(place, _die_look(look, layout, place)))
             for index, place in enumerate(self.places)
             if place.kind == "die"
         ]
@@ -594,6 +594,14 @@ class _PartModel:
         draft = _Draft(self, markers, homography, note)
         draft.read_colours(image, values)
         return draft
+
+
+def _die_look(look: PartsLook, layout: PartLayout, place: Place) -> DieLook:
+    """The look of the die that goes on ``place`` (black when the place names no colour)."""
+    try:
+        return look.die_look(place.colour or "black")
+    except ValueError as error:
+        raise ValueError(f"{layout.name} place {place.name}: {error}") from None
 
 
 def _missing(layout: PartLayout, missing: Sequence[int]) -> str:

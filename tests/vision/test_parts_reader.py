@@ -31,6 +31,7 @@ from vision.parts import BAD_FRAME, NO_BOARD, NO_CAMERA, PartsReader, TableReadi
 from vision.renderer import Camera, Hand, Sensor
 from vision.settle import BoardState, SettlingFilter
 from vision.table_renderer import (
+    TableRenderer,
     TableScene,
     part_to_table,
     random_table_scene,
@@ -286,6 +287,9 @@ def test_layouts_and_scenes_that_cannot_be_read_are_refused_in_one_line() -> Non
         replace(scene, contents={"mat1": {"r9c9": "A"}})
     with pytest.raises(ValueError, match="cog1 \\(cog\\) cannot hold 'purple'"):
         replace(scene, contents={"board": {"cog1": "purple"}})
+    purple = replace(board, places=(replace(board.places[-1], kind="die", colour="purple"),))
+    with pytest.raises(ValueError, match="board place cards: unknown die colour 'purple'"):
+        PartsReader((purple,), classifier=FakeClassifier())
 
 
 def test_settling_commits_each_part_after_the_window_and_never_under_a_hand() -> None:
@@ -333,6 +337,8 @@ def test_the_overlay_draws_each_place_and_marks_unsure_ones_red() -> None:
 
 
 def test_the_table_renders_deterministically_and_pieces_keep_their_spot() -> None:
+    """The same scene gives the same frame; a moved tile changes the frame only around it, and
+    the table mended around it is the table composed afresh."""
     scene = replace(scene_for(SEEDS + 1000), sensor=Sensor(), camera=Camera(fill=0.9))
     first, again = render_table(scene, (640, 360), 1), render_table(scene, (640, 360), 1)
     assert np.array_equal(first, again)
@@ -340,9 +346,9 @@ def test_the_table_renders_deterministically_and_pieces_keep_their_spot() -> Non
     moved = dict(
         scene.contents["mat1"], r1c1="Q" if scene.contents["mat1"].get("r1c1") != "Q" else "Z"
     )
-    changed = render_table(
-        replace(scene, contents={**scene.contents, "mat1": moved}), (640, 360), 1
-    )
+    changed_scene = replace(scene, contents={**scene.contents, "mat1": moved})
+    changed = render_table(changed_scene, (640, 360), 1)
+    assert np.array_equal(changed, TableRenderer().render(changed_scene, (640, 360), 1))
     difference = np.abs(changed.astype(int) - first.astype(int)).max(axis=2) > 8
     ys, xs = np.nonzero(difference)
     cell = project(true_homographies(scene, (640, 360))["mat1"], np.array([[41.0, 28.0]]))[0]
