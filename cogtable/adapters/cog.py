@@ -45,9 +45,6 @@ from cogtable.adapters.base import (
     Scene,
     TableAdapter,
     Verdict,
-    show_requests,
-    show_turn,
-    show_winners,
 )
 from cogtable.adapters.cog_parts import (
     BOARD,
@@ -188,16 +185,11 @@ class CogAdapter(TableAdapter):
     def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
         """Seats for the turn order, cog spaces for where a cog may go, the track, the clock."""
         assert isinstance(state, CogState)
-        leds = template.copy()
-        leds.clear()
-        if state.is_over():
-            show_winners(leds, state, scene.seat_colours)
-            return leds
-        show_turn(leds, scene.choosing(), scene)
-        show_requests(leds, scene)
-        _show_clock(leds, state)
-        _show_pawns(leds, state, scene)
-        _show_spaces(leds, state, scene)
+        leds = super().frame(state, scene, template)  # whose turn, who is asked, who won
+        if not state.is_over():
+            _show_clock(leds, state)
+            _show_pawns(leds, state, scene)
+            _show_spaces(leds, state, scene)
         return leds
 
 

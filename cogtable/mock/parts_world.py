@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock
+from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
 from vision.layout import EMPTY, PartLayout
 from vision.parts import OK, PartReading, TableReading
 from vision.renderer import Hand
@@ -42,7 +42,7 @@ Contents = dict[str, dict[str, str]]
 """Part name -> place name -> label (empty places may be left out)."""
 
 
-class PartsWorld:
+class PartsWorld(SimulatedTime):
     """The parts on the table and what lies on them, as a camera would see it."""
 
     def __init__(
@@ -75,16 +75,6 @@ class PartsWorld:
             np.random.default_rng(seed), list(self.layouts.values()), {}, font=HELD_OUT_FONTS[0]
         )
         """Where the parts lie, the camera and the light (the owner's tiles: a font not trained)."""
-
-    # -- time ---------------------------------------------------------------------
-
-    def tick(self) -> float:
-        """One camera frame later: time moves, then every actor acts once."""
-        now = self.clock.advance(self.frame_seconds)
-        self.frames += 1
-        for act in list(self.actors):
-            act(self)
-        return now
 
     # -- what people do to it -----------------------------------------------------------
 

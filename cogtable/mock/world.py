@@ -55,7 +55,27 @@ class SimClock:
             return self._now
 
 
-class MockWorld:
+class SimulatedTime:
+    """A mock world's time: one camera frame per :meth:`tick`, the people acting once each.
+
+    ``actors`` are called with the world at every frame; ``frames`` counts them.
+    """
+
+    clock: SimClock
+    frame_seconds: float
+    frames: int
+    actors: list[Callable[[Any], object]]
+
+    def tick(self) -> float:
+        """One camera frame later: time moves, then every actor acts once."""
+        now = self.clock.advance(self.frame_seconds)
+        self.frames += 1
+        for act in list(self.actors):
+            act(self)
+        return now
+
+
+class MockWorld(SimulatedTime):
     """The table's physical state as the camera would see it."""
 
     def __init__(
@@ -86,16 +106,6 @@ class MockWorld:
         self.actors: list[Callable[[MockWorld], object]] = []
         self.changes = 0
         """Counts every change to the board (to know when to save it); hands are transient."""
-
-    # -- time ------------------------------------------------------------------
-
-    def tick(self) -> float:
-        """One camera frame later: time moves, then every actor acts once."""
-        now = self.clock.advance(self.frame_seconds)
-        self.frames += 1
-        for act in list(self.actors):
-            act(self)
-        return now
 
     # -- what people do to it -------------------------------------------------------
 
