@@ -284,8 +284,13 @@ class TableAdapter(ABC):
         return f"{said}: {fix}" if fix else said
 
     def put_right(self, state: State, action: Action) -> str:
-        """What to do on the table once ``action`` is taken back ("": nothing the camera sees)."""
-        return "put the board back as the LEDs show" if self.camera_regions() else ""
+        """What to do on the table once ``action`` is taken back ("": nothing the camera sees).
+
+        An action that touched no place (a button's "done", a card typed) leaves nothing to do.
+        """
+        if not self.camera_regions() or not self.places_of(action):
+            return ""
+        return "put the board back as the LEDs show"
 
     def parse(self, text: str, state: State, player: int) -> Action | None:
         """A choice typed at the console for ``player``: a listed label, or None."""

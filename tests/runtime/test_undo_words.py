@@ -13,7 +13,8 @@ from cogtable.adapters import adapter_for
 from cogtable.adapters import kogworks as kogworks_adapter
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import BoardSettled, ButtonPressed, ConsoleCommand
-from games.core import CHANCE
+from games.core import CHANCE, State
+from games.core import new_game as core_new_game
 from games.kogworks import Move, Place, new_game, peg_at
 from games.kogworks.board import ROW_COL
 from tests.runtime.neutral_helpers import make_table
@@ -116,3 +117,23 @@ def test_a_move_after_the_undo_ends_what_a_restart_recalls(tmp_path: Path) -> No
     again, _ = make_table(path, GameChoice("kogworks"))
     assert again.game.taken_back() is None
     assert "taken back" not in again.status()["last"]
+
+
+def test_a_camera_game_asks_to_put_right_only_what_touched_the_table() -> None:
+    adapter = adapter_for("cog")
+    state = new_cog_game()
+    actions = state.legal_actions(state.to_act()[0])
+    placed = next(a for a in actions if adapter.places_of(a))
+    untouched = next(a for a in actions if not adapter.places_of(a))
+    assert adapter.undo_words(state, placed, board=True).endswith(
+        ": put the board back as the LEDs show"
+    )
+    assert ":" not in adapter.undo_words(state, untouched, board=True)
+
+
+def new_cog_game() -> State:
+    """A two-player C.O.G. game past its opening chance events (a player chooses)."""
+    state = core_new_game("cog", {"players": 2}, 1)
+    while state.to_act() == (CHANCE,):
+        state.apply(state.sample_chance())
+    return state
