@@ -320,6 +320,24 @@ class PartsReader:
         parts = {draft.model.layout.name: draft.finish() for draft in drafts}
         return TableReading(OK, "", parts)
 
+    def tile_crops(self, frame: object) -> dict[tuple[str, str], np.ndarray]:
+        """(part, place) -> the classifier's crop (48, 48, 3) of each face-up tile in a frame.
+
+        What the letter classifier is given, for the teach step (the owner's
+        own tiles: :meth:`vision.letters.LetterClassifier.teach`) and for
+        benchmarks. A bad frame gives none.
+        """
+        image, _problem = check_frame(frame)
+        if image is None:
+            return {}
+        found = self._finder.find(image)
+        crops: dict[tuple[str, str], np.ndarray] = {}
+        for draft in (model.read(image, found) for model in self._models):
+            cut = draft.letter_crops(image, draft.face_up)
+            for index, crop in zip(draft.face_up, cut, strict=True):
+                crops[(draft.model.layout.name, draft.model.names[index])] = crop
+        return crops
+
     def _read_letters(self, image: np.ndarray, drafts: Sequence[_Draft]) -> None:
         """Name the letter of every face-up tile of the frame, the new ones in one batch.
 

@@ -158,6 +158,22 @@ def test_every_place_is_read_right_or_unsure_across_cameras_light_and_noise(size
     assert counts["letter unsure"] <= 0.05 * counts["letter"], counts
 
 
+def test_tile_crops_are_the_face_up_tiles_centred_for_the_classifier() -> None:
+    scene = scene_for(SEEDS + 150)
+    crops = fake_reader().tile_crops(render_table(scene, (1280, 720), 2))
+    letters = {
+        (part, place)
+        for part, labels in scene.contents.items()
+        for place, label in labels.items()
+        if label in LETTERS
+    }
+    assert set(crops) == letters
+    for crop in crops.values():
+        assert crop.shape == (48, 48, 3) and crop.dtype == np.uint8
+        middle = crop[12:36, 12:36].mean(axis=2)
+        assert middle.min() < 0.5 * np.median(middle), "no letter's ink on a face in the middle"
+
+
 def test_the_homography_of_every_part_matches_the_true_camera() -> None:
     scene = scene_for(SEEDS + 100)
     reading = fake_reader().read(render_table(scene, (1280, 720), 1))
