@@ -7,7 +7,7 @@ is read by letting each of its sample points vote for the nearest colour it
 could show; :func:`vote` counts the votes and :func:`decide` names the winner
 and how sure it is.
 
->>> float(relative_log(np.array(PAPER_BGR, np.float32)).max())
+>>> round(float(abs(relative_log(np.array(PAPER_BGR, np.float32))).max()), 6)
 0.0
 """
 

@@ -369,3 +369,12 @@ def test_the_table_renders_deterministically_and_pieces_keep_their_spot() -> Non
     ys, xs = np.nonzero(difference)
     cell = project(true_homographies(scene, (640, 360))["mat1"], np.array([[41.0, 28.0]]))[0]
     assert len(xs) and np.hypot(xs - cell[0], ys - cell[1]).max() < 25
+
+
+def test_the_examples_in_the_parts_modules_run() -> None:
+    import doctest
+
+    from vision import part_colours, part_sheet, table_renderer
+
+    for module in (part_colours, part_sheet, table_renderer):
+        assert doctest.testmod(module).failed == 0, module.__name__
