@@ -80,6 +80,8 @@ class CogTablePeople(ConsolePeople):
     waiting: Waiting | None = None
     tidied: int = field(default=0)
     straightened: int = field(default=0)
+    meant: list[Action] = field(default_factory=list)
+    """Every action the people laid out on the table meaning it (not a slip), in order."""
     unread_since: int | None = None
     misread_since: int | None = None
 
@@ -209,6 +211,8 @@ class CogTablePeople(ConsolePeople):
         differences = self.world.differences(target)
         if not differences:
             return
+        if not mistake:
+            self.meant.append(action)
         self._lay(who, target, differences[0][0], action, mistake)
 
     def _lay(
