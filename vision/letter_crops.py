@@ -242,6 +242,11 @@ def _paste_tile(
     )
 
 
+def degraded(crops: np.ndarray, rng: np.random.Generator, effects: CameraEffects) -> np.ndarray:
+    """Crops (N, 48, 48, 3) uint8 seen through a camera once more (to augment real samples)."""
+    return _degrade_batch(crops.astype(np.float32), rng, effects)
+
+
 def _degrade_batch(
     images: np.ndarray, rng: np.random.Generator, effects: CameraEffects
 ) -> np.ndarray:

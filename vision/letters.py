@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
+import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -42,6 +45,7 @@ from vision.letter_crops import (
     CROP_SIDE,
     DEFAULT_EFFECTS,
     CameraEffects,
+    degraded,
     synthetic_crops,
 )
 from vision.letter_features import FEATURE_SIZE, letter_features
@@ -66,10 +70,12 @@ PRINCIPAL_DIMENSIONS = 96
 SHARED_COVARIANCE = 0.3
 """Each letter's covariance is blended with the mean covariance by this share."""
 RIDGE = 1.0
-OWNER_WEIGHT = 12.0
+OWNER_WEIGHT = 4.0
 """One owner sample (each of its augmented copies) counts as this many synthetic crops."""
-OWNER_COPIES = 8
-"""Augmented copies (small turns and shifts) made of every owner sample."""
+OWNER_COPIES = 24
+"""Augmented copies (turns, shifts, scale, light, blur, noise) made of every owner sample."""
+OWNER_MEAN_SHARE = 0.3
+"""A taught letter's mean lies this share of the way from the training fonts' to the owner's."""
 MARGIN_SCALE = 24.0
 """Log-likelihood gap at which the confidence from the gap reaches 1 - 1/e."""
 LINEAR_MARGIN = 0.1
@@ -114,6 +120,34 @@ class _Statistics:
         targets = self.targets + weight * design.T @ _signed_one_hot(labels)
         return _Statistics(self.mean, self.basis, counts, sums, squares, gram, targets)
 
+    def adding_linear(self, features: np.ndarray, labels: np.ndarray, weight: float) -> _Statistics:
+        """These sums with ``features`` added to the linear classifier's only, at ``weight``."""
+        design = _with_bias(features)
+        gram = self.gram + weight * design.T @ design
+        targets = self.targets + weight * design.T @ _signed_one_hot(labels)
+        return replace(self, gram=gram, targets=targets)
+
+    def projected(self, features: np.ndarray) -> np.ndarray:
+        """Features in the principal subspace."""
+        return (features - self.mean) @ self.basis
+
+
+@dataclass(frozen=True)
+class _OwnerSums:
+    """Sums of the owner's augmented samples in the principal subspace, per letter."""
+
+    counts: np.ndarray
+    """(26,) augmented copies per letter."""
+    sums: np.ndarray
+    """(26, k) sums of their projected features."""
+
+    @staticmethod
+    def of(projected: np.ndarray, labels: np.ndarray) -> _OwnerSums:
+        counts = np.bincount(labels, minlength=26).astype(np.float64)
+        sums = np.zeros((26, projected.shape[1]))
+        np.add.at(sums, labels, projected.astype(np.float64))
+        return _OwnerSums(counts, sums)
+
 
 @dataclass(frozen=True)
 class _Model:
@@ -139,6 +173,7 @@ class LetterClassifier:
         owner_crops: np.ndarray | None = None,
         owner_letters: Sequence[str] = (),
         distance_reference: np.ndarray | None = None,
+        owner: _OwnerSums | None = None,
     ) -> None:
         """Build from weighted sums (use :meth:`default`, :meth:`teach` or :meth:`from_dict`)."""
         self._statistics = statistics
@@ -147,13 +182,23 @@ class LetterClassifier:
         )
         self._owner_letters = tuple(owner_letters)
         self._distance_reference = distance_reference
-        self._model = _solve(statistics, distance_reference)
+        self._model = _solve(statistics, owner, distance_reference)
 
     @staticmethod
     @functools.cache
     def default() -> LetterClassifier:
-        """The classifier trained on synthetic crops of the training fonts (once per process)."""
-        return _train_default()
+        """The classifier trained on synthetic crops of the training fonts (once per process).
+
+        The trained arrays are cached in the user's cache folder under a hash of the
+        training recipe (:func:`recipe_hash`), so only the first process trains.
+        """
+        path = cache_path()
+        cached = _loaded(path)
+        if cached is not None:
+            return cached
+        classifier = _train_default()
+        _save(classifier, path)
+        return classifier
 
     def classify(self, crops: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
         """The letters ("A".."Z") on ``crops`` (N, 48, 48, 3) BGR uint8 and confidences in [0, 1].
@@ -233,26 +278,44 @@ def _taught(
 ) -> LetterClassifier:
     labels = np.array([LETTERS.index(letter) for letter in letters])
     copies, copy_labels = _augmented(crops, labels, np.random.default_rng(len(labels)))
-    statistics = base.adding(letter_features(copies), copy_labels, OWNER_WEIGHT)
-    return LetterClassifier(statistics, crops, letters, distance_reference)
+    features = letter_features(copies)
+    statistics = base.adding_linear(features, copy_labels, OWNER_WEIGHT)
+    owner = _OwnerSums.of(base.projected(features), copy_labels)
+    return LetterClassifier(statistics, crops, letters, distance_reference, owner)
 
 
 def _augmented(
     crops: np.ndarray, labels: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every crop as taken plus copies turned up to 8 degrees and shifted up to 2 px."""
+    """Every crop as taken plus copies turned, shifted, scaled and seen through a camera again."""
     copies = [crops]
     centre = ((CROP_SIDE - 1) / 2, (CROP_SIDE - 1) / 2)
     for _ in range(OWNER_COPIES - 1):
         batch = np.empty_like(crops)
         for index, crop in enumerate(crops):
-            turn = cv2.getRotationMatrix2D(centre, rng.uniform(-8, 8), rng.uniform(0.95, 1.05))
+            turn = cv2.getRotationMatrix2D(centre, rng.uniform(-15, 15), rng.uniform(0.94, 1.06))
             turn[:, 2] += rng.uniform(-2, 2, 2)
             batch[index] = cv2.warpAffine(
                 crop, turn, (CROP_SIDE, CROP_SIDE), borderMode=cv2.BORDER_REPLICATE
             )
-        copies.append(batch)
+        copies.append(degraded(batch, rng, TEACH_EFFECTS))
     return np.concatenate(copies), np.tile(labels, OWNER_COPIES)
+
+
+TEACH_EFFECTS = CameraEffects(
+    brightness=(0.8, 1.15),
+    gradient=0.2,
+    cast=0.08,
+    shadow_chance=0.1,
+    low_resolution_chance=0.2,
+    low_resolution=(0.8, 0.95),
+    blur_chance=0.5,
+    blur_sigma=(0.3, 0.8),
+    noise_sigma=(0.0, 4.0),
+    jpeg_chance=0.5,
+    jpeg_quality=(60, 95),
+)
+"""Milder camera effects laid again over the owner's (already photographed) samples."""
 
 
 def _train_default() -> LetterClassifier:
@@ -276,6 +339,55 @@ def _train_default() -> LetterClassifier:
         [np.quantile(distances[labels == letter, letter], 0.995) for letter in range(26)]
     )
     return LetterClassifier(statistics, distance_reference=limits * DISTANCE_SLACK)
+
+
+_RECIPE_MODULES = ("letters", "letter_features", "letter_crops", "tiles", "layout")
+"""The modules whose source makes the default classifier (with the numpy and OpenCV versions)."""
+
+
+def recipe_hash() -> str:
+    """A hash of everything the default classifier is trained from: its code and libraries."""
+    digest = hashlib.sha256(f"{np.__version__} {cv2.__version__}".encode())
+    for module in _RECIPE_MODULES:
+        digest.update((Path(__file__).parent / f"{module}.py").read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def cache_path() -> Path:
+    """Where the default classifier's arrays are cached ($XDG_CACHE_HOME or ~/.cache)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cogtable" / f"letters-{recipe_hash()}.npz"
+
+
+def _save(classifier: LetterClassifier, path: Path) -> None:
+    """Write the default classifier's arrays to ``path`` (atomically; quietly not if unwritable)."""
+    statistics = classifier._statistics
+    arrays = {field: getattr(statistics, field) for field in _Statistics.__dataclass_fields__}
+    arrays["gram"] = statistics.gram.astype(np.float32)  # half the file; the ridge hides the rest
+    arrays["distance_reference"] = classifier._distance_reference
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        with temporary.open("wb") as file:
+            np.savez(file, **arrays)
+        os.replace(temporary, path)
+        for stale in path.parent.glob("letters-*.npz"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        return
+
+
+def _loaded(path: Path) -> LetterClassifier | None:
+    """The classifier cached at ``path``, or None if there is none or it is unreadable."""
+    try:
+        with np.load(path) as arrays:
+            fields = {field: arrays[field] for field in _Statistics.__dataclass_fields__}
+            fields["gram"] = fields["gram"].astype(np.float64)
+            reference = arrays["distance_reference"]
+    except (OSError, KeyError, ValueError, EOFError):
+        return None
+    return LetterClassifier(_Statistics(**fields), distance_reference=reference)
 
 
 def _principal_directions(
@@ -331,12 +443,21 @@ def _no_letter_crops(count: int, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate((placed, noise))
 
 
-def _solve(statistics: _Statistics, distance_limits: np.ndarray | None) -> _Model:
-    """Letter Gaussians (blended covariances) and the ridge classifier from the sums."""
+def _solve(
+    statistics: _Statistics, owner: _OwnerSums | None, distance_limits: np.ndarray | None
+) -> _Model:
+    """Letter Gaussians (blended covariances) and the ridge classifier from the sums.
+
+    A letter the owner taught is centred partly on the owner's samples (their tiles
+    are printed in one font); its spread stays the training fonts' (a few augmented
+    samples understate how a tile varies under the camera).
+    """
     counts = np.maximum(statistics.counts, 1.0)
     means = statistics.sums / counts[:, None]
     covariances = statistics.squares / counts[:, None, None] - means[:, :, None] * means[:, None, :]
     shared = covariances.mean(axis=0)
+    if owner is not None:
+        means, covariances = _owner_centred(means, covariances, owner)
     dimensions = means.shape[1]
     blended = (1 - SHARED_COVARIANCE) * covariances + SHARED_COVARIANCE * shared
     blended += 1e-4 * np.eye(dimensions)
@@ -353,6 +474,15 @@ def _solve(statistics: _Statistics, distance_limits: np.ndarray | None) -> _Mode
         limits,
         weights.astype(np.float32),
     )
+
+
+def _owner_centred(
+    means: np.ndarray, covariances: np.ndarray, owner: _OwnerSums
+) -> tuple[np.ndarray, np.ndarray]:
+    """Taught letters' means moved towards the owner's samples (covariances kept)."""
+    counts = np.maximum(owner.counts, 1.0)[:, None]
+    moved = (1 - OWNER_MEAN_SHARE) * means + OWNER_MEAN_SHARE * owner.sums / counts
+    return np.where(owner.counts[:, None] > 0, moved, means), covariances
 
 
 def _distances(model: _Model, projected: np.ndarray) -> np.ndarray:

@@ -1,17 +1,19 @@
 """Tile sprites and the letter classifier: held-out fonts, non-letters, turns, teaching, storage.
 
-One default classifier is trained for the module (a few seconds: it has no
-stored model, it trains on synthetic crops), then reused by every test.
+One default classifier is made for the module (trained on synthetic crops the
+first time, then loaded from the user's cache), then reused by every test.
 """
 
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from vision import letters as letters_module
 from vision.layout import LETTERS, STAR, TILE_LABELS, WILD
 from vision.letters import (
     CROP_SIDE,
@@ -230,3 +232,34 @@ def test_teach_refuses_letters_that_do_not_match_the_crops(classifier: LetterCla
         classifier.teach(crops, ["A"])
     with pytest.raises(ValueError, match="'wild' are not letters"):
         classifier.teach(crops, ["A", "wild"])
+
+
+# --- the cached default ------------------------------------------------------------------------
+
+
+def test_the_cached_default_reads_as_the_trained_one(
+    classifier: LetterClassifier, tmp_path: Path
+) -> None:
+    path = tmp_path / "letters.npz"
+    letters_module._save(classifier, path)
+    restored = letters_module._loaded(path)
+    assert restored is not None
+    probe = synthetic_crops(_labels(1), HELD_OUT_FONTS, np.random.default_rng(909))
+    assert restored.classify(probe)[0] == classifier.classify(probe)[0]
+    np.testing.assert_allclose(
+        restored.classify(probe)[1], classifier.classify(probe)[1], atol=1e-3
+    )
+
+
+def test_a_broken_cache_file_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "letters.npz"
+    path.write_bytes(b"not an npz")
+    assert letters_module._loaded(path) is None
+    assert letters_module._loaded(tmp_path / "missing.npz") is None
+
+
+def test_the_cache_is_keyed_by_the_training_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = letters_module.cache_path()
+    assert letters_module.recipe_hash() in first.name
+    monkeypatch.setattr(letters_module, "_RECIPE_MODULES", ("letters",))
+    assert letters_module.cache_path() != first
