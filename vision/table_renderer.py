@@ -8,8 +8,9 @@ drop shadow; the whole table is one texture, warped once into the picture;
 hands with their shadows, light gradients and casts, blur, noise and JPEG
 follow. A piece's small rotation and offset within its place come from the
 scene's jitter seed, the part, the place and the label, so a piece keeps its
-spot from frame to frame until it is moved. The composed table is cached, so a
-mock table that renders every frame pays only for the warp and the sensor.
+spot from frame to frame until it is moved. The composed table is cached (and mended where
+only the contents changed), so a mock table that renders every frame pays mostly for the
+warp and the sensor.
 
 >>> from vision.layout import Marker, PartLayout, Place
 >>> mat = PartLayout("mat", 120, 80, (Marker(20, 12, 12, 16), Marker(21, 108, 12, 16),
