@@ -24,6 +24,7 @@ import numpy as np
 
 from cogtable.adapters.base import CameraRegion
 from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
+from vision.parts import TableReading
 from vision.settle import BoardState, SettleStatus, SettlingFilter
 
 
@@ -115,6 +116,9 @@ class PartsSight:
         if isinstance(grabbed, np.ndarray) or grabbed is None:
             self.reader = self.reader or self.make_reader(self.regions)
             grabbed = self.reader.read(grabbed)
+        if not isinstance(grabbed, TableReading):  # a mock camera of another kind of board
+            self.camera.report("no camera", "this camera shows no printed parts")
+            return
         if not grabbed.ok:
             self.camera.report("no camera", grabbed.message)
             self._wait(grabbed.message)

@@ -74,6 +74,7 @@ from firmware_bridge.simulator import Simulator, SimulatorError
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
 from hardware.leds import Frame, GpioSeatLeds, Renderer
 from hardware.profile import Profile, pico_buttons
+from vision.letters import LetterClassifier
 from vision.reader import BoardReader
 from vision.sources import CameraSource, PiCameraSource, SourceError, open_source
 
@@ -184,6 +185,8 @@ class Runtime:
         self.clock = clock
         self.quiet = quiet
         self.world = world
+        self.letters: LetterClassifier | None = None
+        """Read letter tiles with this classifier instead of the profile's (the mock owner's)."""
         self.inputs: queue.SimpleQueue[Input] = queue.SimpleQueue()
         """SimpleQueue: its put is reentrant, so signal handlers may call it."""
         self.handled = HandledLog()
@@ -491,7 +494,7 @@ class Runtime:
         from vision.parts import PartsReader  # the letter classifier trains on first use
 
         layouts = [region.layout for region in regions if region.layout is not None]
-        return PartsReader(layouts, classifier=letter_classifier(self.profile))
+        return PartsReader(layouts, classifier=self.letters or letter_classifier(self.profile))
 
     def _open_camera(self, part: CameraPart) -> Any:
         try:

@@ -21,7 +21,6 @@ run that is killed carries on where the journal stands when started again.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 import importlib
 import json
@@ -36,7 +35,7 @@ from typing import Any
 from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
 from cogtable.errors import UserError
-from cogtable.files import check_folder, ensure_folder, write_file
+from cogtable.files import check_folder
 from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
@@ -275,12 +274,12 @@ def play_at_console(
     style = _console_style(args, choice)
     remembered = _remembered(state_dir / WORLD_FILE, choice.game)
     world = _world(args, profile, choice)
-    profile = _taught(profile, world, state_dir)
     runtime = Runtime(
         profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
     )
     try:
         _check_resumed(runtime, choice, state_dir)
+        runtime.letters = _owner_taught(world, profile)
         people = _console_people(args, runtime, choice, style, world)
         if remembered is not None:
             people.restore(remembered)
@@ -358,26 +357,21 @@ def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> MockWo
     return PartsWorld(layouts, camera=args.camera, camera_size=args.size, seed=args.seed)
 
 
-def _taught(profile: Any, world: MockWorld | PartsWorld, state_dir: Path) -> Any:
+def _owner_taught(world: MockWorld | PartsWorld, profile: Any) -> LetterClassifier | None:
     """The mock owner teaches the letter reader their tiles first, as a table owner does.
 
     Only where the camera renders letter tiles and the profile names no taught
     letters: the owner's tiles are drawn in a font the reader was not trained
-    on; their 26 letters are taught from two frames of the teach layout, kept
-    in ``STATE_DIR/letters.json`` (``camera.letters`` of the profile used).
+    on; their 26 letters are taught from two frames of the teach layout.
+    Nothing is written: the runtime reads with the taught classifier.
     """
     if not isinstance(world, PartsWorld) or world.camera != "render":
-        return profile
+        return None
     if profile.camera.letters is not None:
-        return profile
-    path = ensure_folder(state_dir, "the state folder") / "letters.json"
-    if not path.is_file():
-        layouts = list(world.layouts.values())
-        frames = teach_scene_frames(layouts, world.camera_size or (1920, 1080), 2, world.seed)
-        taught = teach(frames, layouts, LetterClassifier.default())
-        write_file(path, json.dumps(taught.classifier.to_dict()).encode("utf-8"))
-    camera = dataclasses.replace(profile.camera, letters=str(path.resolve()))
-    return dataclasses.replace(profile, camera=camera)
+        return None
+    layouts = list(world.layouts.values())
+    frames = teach_scene_frames(layouts, world.camera_size or (1920, 1080), 2, world.seed)
+    return teach(frames, layouts, LetterClassifier.default()).classifier
 
 
 def _restore_table(world: MockWorld | PartsWorld, remembered: dict[str, Any], path: Path) -> None:

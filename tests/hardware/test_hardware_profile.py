@@ -252,7 +252,7 @@ def test_a_missing_key_is_named(old: str, message: str) -> None:
 def test_unknown_keys_are_refused_and_the_known_ones_listed() -> None:
     text = edited("[camera]\n", "[camera]\nfps = 30\n")
     assert errors_of(text) == (
-        "camera.fps = 30: unknown key; expected one of calibration, resolution, source",
+        "camera.fps = 30: unknown key; expected one of calibration, letters, resolution, source",
     )
     text = edited("[[seats]]\n", "[[seats]]\nbutton = 4\n")
     (error,) = errors_of(text)

@@ -13,15 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cogtable.board_setup import board_geometry
+from cogtable.adapters import adapter_for
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ButtonPressed, DiceRolled, Shutdown
 from cogtable.journal import Journal
+from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.world import MockWorld
 from cogtable.runtime import GPIO_DIE, JOURNAL_NAME, Runtime
 from firmware_bridge.firmware.config import DICE
 from games.cog.actions import RollDie
-from games.core import CHANCE
+from games.core import CHANCE, new_game
 from hardware.profile import Profile, default_profile_path, load_profile, parse_profile
 
 COG = GameChoice("cog", {"players": 2})
@@ -56,7 +57,9 @@ def run_steps(
 ) -> list[Any]:
     """Run a mock C.O.G. table until the steps are done; what each step returned."""
     profile = profile or load_profile()
-    world = MockWorld(camera="truth", seed=0, geometry=board_geometry(profile))
+    state = new_game("cog", COG.options, 0)
+    layouts = [r.layout for r in adapter_for("cog").regions_for(state) if r.layout is not None]
+    world = PartsWorld(layouts, camera="truth", seed=0)  # the board and mats, as a camera sees them
     runtime = Runtime(profile, state_dir, clock=world.clock.now, quiet=True, world=world, game=COG)
     actor = Steps(runtime, steps)
     world.actors.append(actor)
