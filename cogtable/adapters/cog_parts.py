@@ -207,6 +207,7 @@ def _board_view(state: CogState) -> dict[str, str]:
 
 def _cog_owners(state: CogState) -> dict[str, list[int | None]]:
     """Whose cog stands on each edge's spaces (None: empty), slot by slot."""
+
     def four(owners: list[int | None]) -> list[int | None]:
         return owners + [None] * (EDGE_SLOTS - len(owners))  # spaces not used by so few players
 
