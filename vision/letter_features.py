@@ -10,7 +10,8 @@ print. Every step is vectorised over a batch of crops:
    not touch the crop's border (the mat, gaps and neighbours' letters do) ->
    its centre;
 3. the tile's rotation from the edges of its face around that centre (and
-   weakly the letter's own strokes), folded to +-45 degrees;
+   weakly the letter's own strokes), folded to +-45 degrees, both relative
+   to the nearby light;
 4. a 32 px patch around the centre, turned upright and zoomed 1.2x;
 5. a histogram of oriented gradients (HOG) of the patch: 4 px cells, 12
    signed orientations, 2x2-cell blocks normalised (L2-Hys), a disc window.
@@ -67,8 +68,9 @@ _CHUNK = 512
 def upright_patches(crops: np.ndarray) -> np.ndarray:
     """The letter of each crop centred and turned upright: (N, 32, 32) float32, face ~1."""
     grey = normalised_grey(crops)
-    cx, cy = ink_centres(grey)
-    angle = tile_rotation(grey, cx, cy)
+    local = locally_normalised(grey)
+    cx, cy = ink_centres(local)
+    angle = tile_rotation(local, cx, cy)
     return _turned_patches(grey, cx, cy, angle)
 
 
@@ -84,9 +86,11 @@ def normalised_grey(crops: np.ndarray) -> np.ndarray:
 
 
 def ink_centres(grey: np.ndarray, soft: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
-    """The centre (x, y) of each crop's letter ink, in px from the crop's centre."""
+    """The centre (x, y) of each crop's letter ink, in px from the crop's centre.
+
+    ``grey`` is best :func:`locally_normalised` (a shadow then hides no letter).
+    """
     count = len(grey)
-    grey = locally_normalised(grey)
     smooth = cv2.blur(grey.reshape(count * CROP, CROP), (3, 3)).reshape(count, CROP, CROP)
     darkest = smooth[:, 14:34, 14:34].reshape(count, -1).min(axis=1)
     threshold = np.clip(0.5 * (1.0 + darkest), 0.4, 0.75)[:, None, None]
