@@ -121,8 +121,8 @@ class CogTablePeople(ConsolePeople):
     def _catch_up(self, status: dict[str, Any]) -> None:
         """Believe the table's count of moves over memory (an undo, a restart, a typed choice)."""
         table_state = self.runtime_state()
-        if table_state is not None and len(table_state.history) != len(self.memory.history):
-            self.memory = replay(table_state.record())
+        if table_state is not None and table_state.history != self.memory.history:
+            self.memory = replay(table_state.record())  # not only its length: what was taken
 
     def runtime_state(self) -> Any:
         """The game as the table's screen shows it (its record), if the table is there."""
