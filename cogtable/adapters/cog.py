@@ -566,6 +566,7 @@ class Line:
 def _line(
     state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
 ) -> Line | None:
+    """The run of tiles through the new ones, in their row or column (None: not in one line)."""
     rows, cols = {row for row, _ in added}, {col for _, col in added}
     if len(rows) > 1 and len(cols) > 1:
         return None
