@@ -5,13 +5,11 @@ be shifted, rotated and scaled, among neighbouring tiles, grid lines and mat
 print. Every step is vectorised over a batch of crops:
 
 1. grey, divided by the tile face's brightness (the light and cast go away);
-2. the letter's ink: pixels darker, relative to the light around them, than
-   halfway between the face and the darkest ink, in connected pieces that do
-   not touch the crop's border (the mat, gaps and neighbours' letters do) ->
-   its centre;
+2. the letter's ink: pixels darker than halfway between the face and the
+   darkest ink, in connected pieces that do not touch the crop's border (the
+   mat, gaps and neighbours' letters do) -> its centre;
 3. the tile's rotation from the edges of its face around that centre (and
-   weakly the letter's own strokes), folded to +-45 degrees, both relative
-   to the nearby light;
+   weakly the letter's own strokes), folded to +-45 degrees;
 4. a 32 px patch around the centre, turned upright and zoomed 1.2x;
 5. a histogram of oriented gradients (HOG) of the patch: 4 px cells, 12
    signed orientations, 2x2-cell blocks normalised (L2-Hys), a disc window.
@@ -68,9 +66,8 @@ _CHUNK = 512
 def upright_patches(crops: np.ndarray) -> np.ndarray:
     """The letter of each crop centred and turned upright: (N, 32, 32) float32, face ~1."""
     grey = normalised_grey(crops)
-    local = locally_normalised(grey)
-    cx, cy = ink_centres(local)
-    angle = tile_rotation(local, cx, cy)
+    cx, cy = ink_centres(grey)
+    angle = tile_rotation(grey, cx, cy)
     return _turned_patches(grey, cx, cy, angle)
 
 
@@ -86,14 +83,11 @@ def normalised_grey(crops: np.ndarray) -> np.ndarray:
 
 
 def ink_centres(grey: np.ndarray, soft: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
-    """The centre (x, y) of each crop's letter ink, in px from the crop's centre.
-
-    ``grey`` is best :func:`locally_normalised` (a shadow then hides no letter).
-    """
+    """The centre (x, y) of each crop's letter ink, in px from the crop's centre."""
     count = len(grey)
     smooth = cv2.blur(grey.reshape(count * CROP, CROP), (3, 3)).reshape(count, CROP, CROP)
-    darkest = smooth[:, 14:34, 14:34].reshape(count, -1).min(axis=1)
-    threshold = np.clip(0.5 * (1.0 + darkest), 0.4, 0.75)[:, None, None]
+    darkest = smooth[:, 8:40, 8:40].reshape(count, -1).min(axis=1)
+    threshold = np.clip(0.5 * (1.0 + darkest), 0.4, 0.7)[:, None, None]
     ink = _inner_pieces(grey < threshold) * np.clip((threshold + soft - grey) * (1 / soft), 0, 1)
     moments = ink.reshape(count, -1) @ _CENTRE_MOMENTS
     total = moments[:, 0] + 1e-3
@@ -105,21 +99,6 @@ def ink_centres(grey: np.ndarray, soft: float = 0.15) -> tuple[np.ndarray, np.nd
     return cx.astype(np.float32), cy.astype(np.float32)
 
 
-def locally_normalised(grey: np.ndarray) -> np.ndarray:
-    """Grey crops divided by their nearby light (an 11 px max filter, smoothed).
-
-    A lamp shadow or a gradient across the tile darkens part of its face below
-    any one threshold, and the letter in it was lost; relative to the nearby
-    face the strokes (thinner than the filter) stay dark and the shadowed face
-    does not.
-    """
-    count = len(grey)
-    stacked = grey.reshape(count * CROP, CROP)
-    light = cv2.blur(cv2.dilate(stacked, _LIGHT_WINDOW), (7, 7))
-    return (stacked / np.maximum(light, 0.05)).reshape(count, CROP, CROP)
-
-
-_LIGHT_WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
 _REFINING_SIGMAS = (8.0, 6.0)
 """The ink centre is taken again under narrower Gaussians about the last estimate: a
 neighbour's letter or a mat mark the wide first window caught loses its pull."""
