@@ -7,7 +7,8 @@ print. Every step is vectorised over a batch of crops:
 1. grey, divided by the tile face's brightness (the light and cast go away);
 2. the letter's ink: pixels darker than halfway between the face and the
    darkest ink, in connected pieces that do not touch the crop's border (the
-   mat, gaps and neighbours' letters do) -> its centre;
+   mat, gaps and neighbours' letters do) -> its centre; where that finds
+   almost no ink (a shadow across the tile), again relative to the nearby light;
 3. the tile's rotation from the edges of its face around that centre (and
    weakly the letter's own strokes), folded to +-45 degrees;
 4. a 32 px patch around the centre, turned upright and zoomed 1.2x;
@@ -83,7 +84,37 @@ def normalised_grey(crops: np.ndarray) -> np.ndarray:
 
 
 def ink_centres(grey: np.ndarray, soft: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
-    """The centre (x, y) of each crop's letter ink, in px from the crop's centre."""
+    """The centre (x, y) of each crop's letter ink, in px from the crop's centre.
+
+    Where one threshold finds almost no ink (a lamp shadow across the tile put
+    the letter's face below it, and the letter joined the mat), the ink is
+    looked for again relative to the light around it (:func:`locally_normalised`).
+    """
+    cx, cy, mass = _ink_centres(grey, soft)
+    lost = np.flatnonzero(mass < LOST_INK)
+    if len(lost):
+        cx[lost], cy[lost], _ = _ink_centres(locally_normalised(grey[lost]), soft)
+    return cx, cy
+
+
+LOST_INK = 12.0
+"""Centre-weighted ink (px) below which a crop's letter was not found by the global threshold."""
+
+
+def locally_normalised(grey: np.ndarray) -> np.ndarray:
+    """Grey crops divided by their nearby light (an 11 px max filter, smoothed): strokes
+    thinner than the filter stay dark, a shadowed face does not."""
+    count = len(grey)
+    stacked = np.ascontiguousarray(grey).reshape(count * CROP, CROP)
+    light = cv2.blur(cv2.dilate(stacked, _LIGHT_WINDOW), (7, 7))
+    return (stacked / np.maximum(light, 0.05)).reshape(count, CROP, CROP)
+
+
+_LIGHT_WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
+
+
+def _ink_centres(grey: np.ndarray, soft: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink centres (x, y) and the centre-weighted ink mass found by one threshold."""
     count = len(grey)
     smooth = cv2.blur(grey.reshape(count * CROP, CROP), (3, 3)).reshape(count, CROP, CROP)
     darkest = smooth[:, 8:40, 8:40].reshape(count, -1).min(axis=1)
@@ -96,7 +127,7 @@ def ink_centres(grey: np.ndarray, soft: float = 0.15) -> tuple[np.ndarray, np.nd
         cx, cy = _refined_centre(ink, cx, cy, sigma)
     cx = np.clip(cx, -_MAX_OFFSET, _MAX_OFFSET)
     cy = np.clip(cy, -_MAX_OFFSET, _MAX_OFFSET)
-    return cx.astype(np.float32), cy.astype(np.float32)
+    return cx.astype(np.float32), cy.astype(np.float32), moments[:, 0]
 
 
 _REFINING_SIGMAS = (8.0, 6.0)

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import letter_features
 from vision import letters as letters_module
 from vision.layout import LETTERS, STAR, TILE_LABELS, WILD
 from vision.letters import (
@@ -91,6 +92,23 @@ def test_held_out_fonts_are_none_of_the_training_fonts() -> None:
 
 
 # --- reading -----------------------------------------------------------------------------------
+
+
+def test_a_letter_one_threshold_loses_is_found_relative_to_the_light_around_it() -> None:
+    labels = _labels(20)
+    rng_seed = 7000
+    seen = synthetic_crops(labels, HELD_OUT_FONTS[:1], np.random.default_rng(rng_seed))
+    clean = synthetic_crops(
+        labels, HELD_OUT_FONTS[:1], np.random.default_rng(rng_seed), effects=None
+    )
+    clean_x, clean_y = letter_features.ink_centres(letter_features.normalised_grey(clean))
+    grey = letter_features.normalised_grey(seen)
+    _, _, mass = letter_features._ink_centres(grey, 0.15)
+    lost = np.flatnonzero(mass < letter_features.LOST_INK)
+    assert len(lost) >= 2, "this seed has crops whose letter the global threshold loses"
+    found_x, found_y = letter_features.ink_centres(grey[lost])
+    error = np.hypot(found_x - clean_x[lost], found_y - clean_y[lost])
+    assert np.median(error) < 2.0, error
 
 
 def test_held_out_fonts_unseen_seeds_read_right_and_confident_errors_are_rare(
