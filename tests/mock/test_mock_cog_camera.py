@@ -42,6 +42,7 @@ def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
     tmp_path: Path,
 ) -> None:
     argv = ["sim", "cog", "--players", "2", "--seed", "5", "--quiet", "--undo-rate", "0"]
+    argv += ["--camera", "render"]
     args = build_parser().parse_args([*argv, "--mistake-rate", "0.2"])
     stop = StopAfter()
     played = sim.play_at_console(args, load_profile(), tmp_path, actors=[stop])
