@@ -446,7 +446,8 @@ def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
     return (
         f"game {game.id}: {game.game} {' and '.join(names) or 'nobody'} won "
         f"({outcome.get('reason', '')}) after {game.actions} actions; "
-        f"{log.mistakes} mistakes refused, {log.undos} undos"
+        f"{log.mistakes} mistake{'' if log.mistakes == 1 else 's'} refused, "
+        f"{log.undos} undo{'' if log.undos == 1 else 's'}"
     )
 
 
