@@ -47,7 +47,10 @@ from vision.renderer import (
     _gear_outline,
     _pinhole,
     _pixels_per_mm,
+    _pt,
     _ramp,
+    _soft_shadow,
+    _thick_line,
 )
 from vision.tiles import TRAINING_FONTS, Font, draw_tile
 
@@ -623,23 +626,6 @@ def _draw_hand(image: np.ndarray, hand: Hand, homography: np.ndarray, rng) -> np
     alpha = mask[..., None]
     lit = lit * (1 - alpha) + alpha * shade[..., None] * skin
     return np.clip(lit + 0.5, 0, 255).astype(np.uint8)
-
-
-def _soft_shadow(mask: np.ndarray, shift: float) -> np.ndarray:
-    """The hand's soft shadow: its mask blurred and moved, at 45% darkness."""
-    height, width = mask.shape
-    small = cv2.resize(mask, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 2.5)
-    moved = np.roll(small, (round(shift / 4), round(shift / 4)), axis=(0, 1))
-    return 0.45 * cv2.resize(moved, (width, height), interpolation=cv2.INTER_LINEAR)
-
-
-def _pt(values) -> tuple[int, int]:
-    return (round(float(values[0])), round(float(values[1])))
-
-
-def _thick_line(mask: np.ndarray, start, end, width: float) -> None:
-    cv2.line(mask, _pt(start), _pt(end), 1.0, max(1, round(width)), cv2.LINE_AA)
 
 
 def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
