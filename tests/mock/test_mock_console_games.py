@@ -113,6 +113,7 @@ def test_cog_dice_are_rolled_on_the_pico_pieces_read_by_the_camera_cards_typed(
     played: dict[str, ConsoleRun],
 ) -> None:
     """C.O.G. at the mock table: every letter and piece through the camera, cards at the console."""
+    laid: set[str] = set()
     for name in ("cog-2", "cog-4"):
         by_type = sources_by_type(played[name])
         assert by_type["RollDie"] == {"button"}, name
@@ -122,7 +123,9 @@ def test_cog_dice_are_rolled_on_the_pico_pieces_read_by_the_camera_cards_typed(
             assert by_type[placement] <= {"camera", "button", "console"}, (name, placement)
             assert "camera" in by_type[placement] or "button" in by_type[placement]
         words = by_type.get("PlaceWord", set()) | by_type.get("PlaceWordWild", set())
-        assert words == {"camera"}, (name, by_type)
+        assert words <= {"camera"}, (name, by_type)  # a game with no word laid is possible
+        laid |= words
+    assert laid == {"camera"}, "words were laid, and only through the camera"
 
 
 def sources_by_type(run: ConsoleRun) -> dict[str, set[str]]:
