@@ -170,10 +170,15 @@ def random_lamp(rng: np.random.Generator) -> LampShadow:
 
 def camera_homography(geometry: BoardGeometry, camera: Camera, size: tuple[int, int]) -> np.ndarray:
     """3x3 map from board mm to image pixels for a pinhole camera looking at the board."""
+    raw = _pinhole(camera, 1.1 * size[0], distance=1000.0)
+    return framed(raw, _sheet_corners(geometry), camera, size)
+
+
+def framed(
+    raw: np.ndarray, corners: np.ndarray, camera: Camera, size: tuple[int, int]
+) -> np.ndarray:
+    """``raw`` zoomed so ``corners`` fill ``camera.fill`` of the frame, centred (plus the shift)."""
     width, height = size
-    focal = 1.1 * width
-    raw = _pinhole(camera, focal, distance=1000.0)
-    corners = _sheet_corners(geometry)
     for _ in range(3):
         span = np.ptp(project(raw, corners), axis=0)
         zoom = camera.fill * min(width / span[0], height / span[1])

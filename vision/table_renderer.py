@@ -51,6 +51,7 @@ from vision.renderer import (
     _ramp,
     _soft_shadow,
     _thick_line,
+    framed,
 )
 from vision.tiles import TRAINING_FONTS, Font, draw_tile
 
@@ -156,21 +157,13 @@ def table_homography(
     table_size_mm: tuple[float, float], camera: Camera, size: tuple[int, int]
 ) -> np.ndarray:
     """3x3 map from table mm to image pixels for a pinhole camera framing the table."""
-    width, height = size
+    width = size[0]
     table_w, table_h = table_size_mm
     centred = np.array([[1, 0, -table_w / 2], [0, 1, -table_h / 2], [0, 0, 1.0]])
     distance = CAMERA_DISTANCE * max(table_w, table_h)
     raw = _pinhole(camera, 1.1 * width, distance) @ centred
     corners = np.array([(0, 0), (table_w, 0), (table_w, table_h), (0, table_h)], np.float64)
-    for _ in range(3):
-        span = np.ptp(project(raw, corners), axis=0)
-        zoom = camera.fill * min(width / span[0], height / span[1])
-        raw = np.diag([zoom, zoom, 1.0]) @ raw
-    seen = project(raw, corners)
-    centre = (seen.min(axis=0) + seen.max(axis=0)) / 2
-    target = np.array([width * (0.5 + camera.shift[0]), height * (0.5 + camera.shift[1])])
-    move = np.array([[1, 0, target[0] - centre[0]], [0, 1, target[1] - centre[1]], [0, 0, 1.0]])
-    return move @ raw
+    return framed(raw, corners, camera, size)
 
 
 def true_homographies(scene: TableScene, size: tuple[int, int]) -> dict[str, np.ndarray]:

@@ -82,8 +82,9 @@ class CogTablePeople(ConsolePeople):
     straightened: int = field(default=0)
     meant: list[Action] = field(default_factory=list)
     """Every action the people laid out on the table meaning it (not a slip), in order."""
-    unread_since: int | None = None
-    misread_since: int | None = None
+    doubted_since: dict[str, int] = field(default_factory=dict)
+    """Since which frame the table has doubted a tile (``unread``) or shown a difference the
+    people do not see (``misread``)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -144,29 +145,28 @@ class CogTablePeople(ConsolePeople):
 
     def _straighten_if_misread(self, status: dict[str, Any]) -> None:
         """The table shows a difference the people do not see (a tile misread): straighten."""
-        if status.get("verdict") != "out-of-sync":
-            self.misread_since = None
-            return
-        self._straighten_after("misread_since", f"the table says {status.get('message', '')}")
-
-    def _straighten_after(self, since: str, why: str) -> None:
-        assert self.world is not None
-        started = getattr(self, since)
-        if started is None:
-            setattr(self, since, self.world.frames)
-        elif self.world.frames - started > UNREAD_PATIENCE_FRAMES:
-            self.say(f"{why}: straightening the tiles")
-            self.world.straighten()
-            setattr(self, since, None)
-            self.straightened += 1
+        doubt = f"the table says {status.get('message', '')}"
+        self._straighten_after("misread", doubt if status.get("verdict") == "out-of-sync" else "")
 
     def _straighten_if_unread(self, status: dict[str, Any]) -> None:
         """The table says for a while it cannot read a tile: someone straightens the pieces."""
+        waiting = str(status.get("waiting", ""))
+        self._straighten_after(
+            "unread", f"the table says {waiting}" if "cannot read" in waiting else ""
+        )
+
+    def _straighten_after(self, kind: str, why: str) -> None:
+        """Straighten the tiles once ``why`` (a doubt of ``kind``) has lasted a while; "": none."""
         assert self.world is not None
-        if "cannot read" not in str(status.get("waiting", "")):
-            self.unread_since = None
+        if not why:
+            self.doubted_since.pop(kind, None)
             return
-        self._straighten_after("unread_since", f"the table says {status['waiting']}")
+        started = self.doubted_since.setdefault(kind, self.world.frames)
+        if self.world.frames - started > UNREAD_PATIENCE_FRAMES:
+            self.say(f"{why}: straightening the tiles")
+            self.world.straighten()
+            del self.doubted_since[kind]
+            self.straightened += 1
 
     # -- answering ---------------------------------------------------------------------
 

@@ -11,7 +11,8 @@ from cogtable.adapters import adapter_for
 from cogtable.board_setup import letter_classifier
 from cogtable.cli import main
 from cogtable.errors import UserError
-from cogtable.letter_teach import TEACH_ORDER, teach, teach_scene_frames
+from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach, teach_scene_frames
+from cogtable.mock.parts_world import PartsWorld
 from hardware.profile import load_profile
 from vision.letters import LetterClassifier
 
@@ -34,11 +35,22 @@ def test_teaching_the_owners_tiles_reads_them_at_least_as_well(tmp_path: Path) -
     assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_frame_with_letters_missing_names_the_cells(tmp_path: Path) -> None:
+def test_a_frame_without_the_first_mat_says_so(tmp_path: Path) -> None:
     frames = teach_scene_frames(LAYOUTS, (1280, 720), 2)
     empty = [frames[0] * 0 + 90, frames[1]]  # no board at all in the first frame
     with pytest.raises(UserError, match="first player's mat is not seen"):
         teach(empty, LAYOUTS, LetterClassifier.default())
+
+
+def test_letters_missing_from_the_layout_are_named_by_cell() -> None:
+    world = PartsWorld(LAYOUTS, camera="render", camera_size=(1280, 720), seed=0)
+    for cell, letter in TEACH_ORDER:
+        if letter not in "KQ":
+            world.put(TEACH_PART, cell, letter)
+    camera = world.camera_for((1280, 720))
+    frames = [camera.grab(), camera.grab()]
+    with pytest.raises(UserError, match=r"no face-up tile seen on r2c3 \(K\), r3c1 \(Q\)"):
+        teach(frames, LAYOUTS, LetterClassifier.default())
 
 
 def test_the_profile_points_the_reader_at_taught_letters(tmp_path: Path) -> None:

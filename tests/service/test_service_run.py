@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from cogtable.runtime import JOURNAL_NAME
 from cogtable.service.notify import Notifier
 from cogtable.service.runner import Service, StatusWriter
 from games.kogworks import Place, peg_at
-from hardware.profile import default_profile_path
+from tests.service.conftest import camera_less_profile
 
 HERE = Path(__file__).resolve().parent
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
@@ -29,21 +28,7 @@ ROOT = HERE.parents[1]
 @pytest.fixture
 def profile(tmp_path: Path) -> Path:
     """The mock table with no camera attached (the service must run on regardless)."""
-    text = default_profile_path().read_text(encoding="utf-8")
-    text = text.replace('source = "synthetic"', 'source = "/nonexistent/camera.mp4"')
-    path = tmp_path / "table.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def notify(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
-    """A datagram socket standing in for systemd's notify socket."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    path = str(tmp_path / "notify.sock")
-    sock.bind(path)
-    yield sock, path
-    sock.close()
+    return camera_less_profile(tmp_path)
 
 
 def start(script: list[str], profile: Path, state_dir: Path, notify_path: str) -> subprocess.Popen:

@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,8 @@ from cogtable.board_setup import board_geometry
 from cogtable.commands.status import format_status
 from cogtable.service.waiting import WAITING, WaitingLeds, waiting_frame
 from hardware.leds import Frame
-from hardware.profile import default_profile_path, load_profile
+from hardware.profile import load_profile
+from tests.service.conftest import camera_less_profile
 from vision.calibration import Calibration
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,22 +33,7 @@ GIVE_UP_S = 90.0
 @pytest.fixture
 def profile(tmp_path: Path) -> Path:
     """The mock table with no camera attached and a calibration file that is not there yet."""
-    text = default_profile_path().read_text(encoding="utf-8")
-    text = text.replace('source = "synthetic"', 'source = "/nonexistent/camera.mp4"')
-    text = text.replace("[camera]\n", f'[camera]\ncalibration = "{tmp_path / "cal.json"}"\n', 1)
-    path = tmp_path / "table.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def notify(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    path = str(tmp_path / "notify.sock")
-    sock.bind(path)
-    sock.settimeout(GIVE_UP_S)
-    yield sock, path
-    sock.close()
+    return camera_less_profile(tmp_path, tmp_path / "cal.json")
 
 
 def status_of(state_dir: Path) -> dict[str, object]:
