@@ -834,3 +834,18 @@ def test_a_mat_with_more_stars_than_star_places_laid_out_is_in_sync(table_at: Ta
     status = at.see(laid_out(at.state, LAYOUT))
     assert status["verdict"] == "in-sync", status["message"]
     assert len(at.sources()) == journaled
+
+
+def test_a_reserve_of_more_letters_than_the_old_twelve_places_laid_out_is_in_sync(
+    table_at: TableAt,
+) -> None:
+    """A reserve holds any number of letters in a round: a 13-letter one lies on the mat, read."""
+
+    def big_reserve(state: CogState) -> bool:
+        return max(len(mat.reserve) for mat in state.mats) >= 13
+
+    at = table_at(position_where(big_reserve, games=((4, 16),)))
+    journaled = len(at.sources())
+    status = at.see(laid_out(at.state, LAYOUT))
+    assert status["verdict"] == "in-sync", status["message"]
+    assert len(at.sources()) == journaled
