@@ -13,7 +13,20 @@ from collections.abc import Callable
 
 from .actions import Happened, happened
 from .cards import KIND_NAMES, Card, CardSet, Step
-from .model import Entry, Seat, Task
+from .model import Entry, Seat
+from .tasks import (
+    DiscardCards,
+    Draw,
+    Finish,
+    Flip,
+    Intercept,
+    LeaderPower,
+    OpenWindow,
+    RetargetCopy,
+    Retrieve,
+    Search,
+    Task,
+)
 
 AUTOMARX = "automarx"
 GOROBOTCHEV = "gorobotchev"
@@ -43,7 +56,7 @@ class Effects:
 
     # -- helpers -----------------------------------------------------------
 
-    def _later(self, *task: object) -> None:
+    def _later(self, task: Task) -> None:
         """Queue a task to run before everything already queued (in call order)."""
         self._new_tasks.append(task)
 
@@ -94,7 +107,7 @@ class Effects:
             for seat in range(self.num_players):
                 if self.leader_of(seat) == STALINTELLIGENCE:
                     self.gain(seat, "P")
-                    self._later("draw", seat)
+                    self._later(Draw(seat))
 
     def take(self, player: int, victim: int, kind: str) -> None:
         """``player`` takes one Citizen of ``kind`` from ``victim`` (Gorobotchev draws)."""
@@ -106,7 +119,7 @@ class Effects:
             "take", player, f"player {player + 1} takes a {KIND_NAMES[kind]} from {victim + 1}"
         )
         if self.leader_of(victim) == GOROBOTCHEV:
-            self._later("draw", victim)
+            self._later(Draw(victim))
 
     # -- cards moving ----------------------------------------------------------
 
@@ -118,7 +131,7 @@ class Effects:
         seat.discard.append(name)
         self._note("discard", player, f"player {player + 1} discards {name}")
         if self.leader_of(player) == GOROBOTCHEV and self.card(name).type == "Counter Propaganda":
-            self._later("flip", player)
+            self._later(Flip(player))
 
     def to_discard(self, entry: Entry) -> None:
         """A played card leaves the stack for its home discard pile (duplicates vanish)."""
@@ -136,7 +149,7 @@ class Effects:
             self._step_handler(step.op)(entry, step)
             if self.winner >= 0:
                 return
-        self._later("finish")
+        self._later(Finish())
 
     def finish_resolving(self) -> None:
         """The resolved card goes to its discard pile; Computin may trigger."""
@@ -145,7 +158,7 @@ class Effects:
             return
         self.to_discard(entry)
         if self.resolving_sent and not entry.copy and self.leader_of(entry.player) == COMPUTIN:
-            self._later("choose", entry.player, "computin")
+            self._later(LeaderPower(entry.player, "computin"))
         self.resolving, self.resolving_sent = None, 0
 
     def _step_handler(self, op: str) -> Callable[[Entry, Step], None]:
@@ -174,7 +187,7 @@ class Effects:
         if not target.copy and "disarm" in self.card(target.card).on_play:
             self._lift_disarm(target)
         if not target.copy and self.leader_of(target.player) == AUTOMARX:
-            self._later("choose", target.player, "automarx")
+            self._later(LeaderPower(target.player, "automarx"))
 
     def _lift_disarm(self, disarm: Entry) -> None:
         """A countered Disarm the Citizens has no effect: the shield is what it was before it.
@@ -197,15 +210,15 @@ class Effects:
 
     def _do_produce(self, entry: Entry, step: Step) -> None:
         for _ in range(step.get("count")):
-            self._later("flip", entry.player)
+            self._later(Flip(entry.player))
 
     def _do_produce_per_played(self, entry: Entry, step: Step) -> None:
         for _ in range(entry.played_before):
-            self._later("flip", entry.player)
+            self._later(Flip(entry.player))
 
     def _do_draw(self, entry: Entry, step: Step) -> None:
         for _ in range(step.get("count")):
-            self._later("draw", entry.player)
+            self._later(Draw(entry.player))
 
     def _do_others_send_or_discard(self, entry: Entry, step: Step) -> None:
         kind = step.get("kind")
@@ -213,7 +226,7 @@ class Effects:
             if self.seats[other].citizens[kind]:
                 self.send(other, kind)
             else:
-                self._later("discard", other, step.get("count"))
+                self._later(DiscardCards(other, step.get("count")))
 
     def _do_others_send(self, entry: Entry, step: Step) -> None:
         for other in self.others(entry.player):
@@ -221,7 +234,7 @@ class Effects:
 
     def _do_others_discard(self, entry: Entry, step: Step) -> None:
         for other in self.others(entry.player):
-            self._later("discard", other, step.get("count"))
+            self._later(DiscardCards(other, step.get("count")))
 
     def _do_send_above(self, entry: Entry, step: Step) -> None:
         mine = self.seats[entry.player].citizens[entry.kind]
@@ -244,8 +257,8 @@ class Effects:
         self.stack.append(duplicate)
         self._note("duplicate", target.player, f"{target.card} is duplicated (#{duplicate.id})")
         if self.card(target.card).target != "none":
-            self._later("retarget", duplicate.player, duplicate.id)
-        self._later("window", duplicate.player)
+            self._later(RetargetCopy(duplicate.player, duplicate.id))
+        self._later(OpenWindow(duplicate.player))
 
     def _do_retype(self, entry: Entry, step: Step) -> None:
         target = self.find_entry(entry.entry)
@@ -254,10 +267,10 @@ class Effects:
             self._note("retype", entry.player, f"{target.card} now names {KIND_NAMES[entry.kind]}")
 
     def _do_retrieve(self, entry: Entry, step: Step) -> None:
-        self._later("choose", entry.player, "retrieve", entry.card)
+        self._later(Retrieve(entry.player, entry.card))
 
     def _do_search_deck(self, entry: Entry, step: Step) -> None:
-        self._later("choose", entry.player, "search", step.get("count"), entry.card)
+        self._later(Search(entry.player, step.get("count"), entry.card))
 
     def _do_intercept(self, entry: Entry, step: Step) -> None:
-        self._later("choose", entry.player, "intercept", entry.target)
+        self._later(Intercept(entry.player, entry.target))

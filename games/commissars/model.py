@@ -1,4 +1,4 @@
-"""The pieces of a Cogs and Commissars position: seats, stack entries, tasks."""
+"""The pieces of a Cogs and Commissars position: seats and stack entries (tasks: ``tasks.py``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import KINDS, POINTS
-
-Task = tuple[Any, ...]
-"""A pending step: ``(op, *args)``. Tasks run front first; see ``state.py``."""
 
 
 @dataclass

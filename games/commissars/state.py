@@ -57,22 +57,47 @@ from .actions import (
 )
 from .cards import KINDS, Card, CardSet
 from .effects import ANDROIDOPOV, SIMULENIN, Effects
-from .model import Entry, Seat, Task
+from .model import Entry, Seat
+from .tasks import (
+    CHANCE_TASKS,
+    DECISION_TASKS,
+    BeginDiscard,
+    BeginTurn,
+    BuildDecks,
+    ChanceTask,
+    Deal,
+    DealLeader,
+    DealPacket,
+    DecisionTask,
+    DiscardCards,
+    Draft,
+    Draw,
+    Fill,
+    Finish,
+    Flip,
+    Intercept,
+    LeaderPower,
+    OpenWindow,
+    Resolve,
+    RetargetCopy,
+    Retrieve,
+    Search,
+    StartHands,
+    Task,
+)
 
 HAND_SIZE = 7
 START_PROLETARIAT = 2
 SUPPLY = {"P": 51, "B": 18, "C": 15}
 RANDOM_CARDS, DRAFT_RANDOM, PACKET = 18, 8, 10
 DECK_MODES = ("preconstructed", "random", "draft")
-CHANCE_TASKS = ("draw", "flip", "deal", "deal_packet", "deal_leader")
-DECISION_TASKS = ("discard", "choose", "retarget")
 MAIN_PHASES = ("discard", "propaganda", "action")
-CHANCE_REQUESTS: dict[str, tuple[RequestKind, str]] = {
-    "draw": ("draw", "deck, draw"),
-    "flip": ("draw", "deck, produce"),
-    "deal": ("deal", "deck, dealt from the pool"),
-    "deal_packet": ("deal", "draft packet"),
-    "deal_leader": ("deal", "leader"),
+CHANCE_REQUESTS: dict[type[ChanceTask], tuple[RequestKind, str]] = {
+    Draw: ("draw", "deck, draw"),
+    Flip: ("draw", "deck, produce"),
+    Deal: ("deal", "deck, dealt from the pool"),
+    DealPacket: ("deal", "draft packet"),
+    DealLeader: ("deal", "leader"),
 }
 """Each chance task as a request: its kind and, after the player's name, what it is for."""
 UNCONDITIONAL_TARGETS = ("none", "kind", "other_player")
@@ -118,8 +143,8 @@ class CommissarsState(Effects, State):
             seat.citizens["P"] = START_PROLETARIAT
             self.gulag["P"] -= START_PROLETARIAT
         if self.options["leaders"] and self.options["leader_deal"] == "random":
-            self.tasks.extend(("deal_leader", p) for p in range(self.num_players))
-        self.tasks.append(("build_decks",))  # after the deal: a faction deck follows its leader
+            self.tasks.extend(DealLeader(p) for p in range(self.num_players))
+        self.tasks.append(BuildDecks())  # after the deal: a faction deck follows its leader
         self._advance()
 
     def _build_decks(self) -> None:
@@ -132,7 +157,7 @@ class CommissarsState(Effects, State):
         else:
             tasks = self._deal_tasks(mode)
         if mode != "draft":  # the draft deals starting hands when its last packet is empty
-            tasks.append(("start_hands",))
+            tasks.append(StartHands())
         self.tasks[0:0] = tasks
 
     def _deal_tasks(self, mode: str) -> list[Task]:
@@ -141,10 +166,10 @@ class CommissarsState(Effects, State):
             seat.deck = self.cards.core_set()
         rounds = RANDOM_CARDS if mode == "random" else DRAFT_RANDOM
         players = range(self.num_players)
-        tasks: list[Task] = [("deal", p) for _ in range(rounds) for p in players]
+        tasks: list[Task] = [Deal(p) for _ in range(rounds) for p in players]
         if mode == "draft":
-            tasks.extend(("deal_packet", p) for _ in range(PACKET) for p in players)
-            tasks.append(("draft",))
+            tasks.extend(DealPacket(p) for _ in range(PACKET) for p in players)
+            tasks.append(Draft())
         return tasks
 
     # -- who acts ----------------------------------------------------------------
@@ -154,7 +179,7 @@ class CommissarsState(Effects, State):
             return ()
         if self.tasks:
             task = self.tasks[0]
-            return (CHANCE,) if task[0] in CHANCE_TASKS else (task[1],)
+            return (CHANCE,) if isinstance(task, CHANCE_TASKS) else (task.player,)  # type: ignore[union-attr]
         if self.window is not None:
             return (self.window[0],)
         if self.phase == "draft":
@@ -215,7 +240,7 @@ class CommissarsState(Effects, State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.to_act() != (CHANCE,):
             return []
-        source = self._chance_source(self.tasks[0])
+        source = self._chance_source(self._chance_task())
         total = source.total()
         return [
             (TopCard(name, player=CHANCE), count / total) for name, count in sorted(source.items())
@@ -228,20 +253,32 @@ class CommissarsState(Effects, State):
         random and draft decks, packets and Faction Leaders are dealt (``deal``)
         to the player named. Cards of one name are one outcome, so names are unique.
         """
-        op, player = self.tasks[0][0], self.tasks[0][1]
-        kind, what = CHANCE_REQUESTS[op]
-        purpose = f"{self.player_name(player)}'s {what}"
-        return Request(kind, player, purpose, chance_options(self.chance_outcomes(), _card_name))
+        task = self._chance_task()
+        kind, what = CHANCE_REQUESTS[type(task)]
+        purpose = f"{self.player_name(task.player)}'s {what}"
+        return Request(
+            kind, task.player, purpose, chance_options(self.chance_outcomes(), _card_name)
+        )
 
     def default_action(self, player: int) -> Action | None:
         """Pass, for the player whose turn it is to respond in an open response window."""
         responding = not self.tasks and self.window is not None and self.window[0] == player
         return Pass(player=player) if responding and self.to_act() == (player,) else None
 
-    def _chance_source(self, task: Task) -> Counter[str]:
-        if task[0] == "deal_leader":
-            return self._undealt_leaders()
-        return self.pool if task[0] in ("deal", "deal_packet") else self.seats[task[1]].deck
+    def _chance_task(self) -> ChanceTask:
+        """The chance task at the front (the caller knows chance acts now)."""
+        task = self.tasks[0]
+        assert isinstance(task, CHANCE_TASKS)
+        return task
+
+    def _chance_source(self, task: ChanceTask) -> Counter[str]:
+        match task:
+            case DealLeader():
+                return self._undealt_leaders()
+            case Deal() | DealPacket():
+                return self.pool
+            case Draw(player) | Flip(player):
+                return self.seats[player].deck
 
     def _undealt_leaders(self) -> Counter[str]:
         """The Faction Leader cards (by name) not dealt to a seat yet, one of each."""
@@ -252,7 +289,9 @@ class CommissarsState(Effects, State):
 
     def _legal_for(self, player: int) -> list[Action]:
         if self.tasks:
-            return self._decision_options(self.tasks[0])
+            task = self.tasks[0]
+            assert isinstance(task, DECISION_TASKS)
+            return self._decision_options(task)
         if self.window is not None:
             return [*self._plays(player, in_window=True), Pass(player=player)]
         if self.phase == "draft":
@@ -362,13 +401,16 @@ class CommissarsState(Effects, State):
 
     # -- decisions ------------------------------------------------------------------
 
-    def _decision_options(self, task: Task) -> list[Action]:
-        op, player = task[0], task[1]
-        if op == "discard":
-            return [Discard(name, player=player) for name in sorted(self.seats[player].hand)]
-        if op == "retarget":
-            return self._retarget_options(player, task[2])
-        return self._choice_options(player, task[2], task[3:])
+    def _decision_options(self, task: DecisionTask) -> list[Action]:
+        match task:
+            case DiscardCards(player):
+                return [Discard(name, player=player) for name in sorted(self.seats[player].hand)]
+            case RetargetCopy(player, entry_id):
+                return self._retarget_options(player, entry_id)
+            case Intercept(player, victim):
+                return [*self._intercept_plays(player, victim), Choose("none", player=player)]
+            case _:
+                return [Choose(name, player=task.player) for name in self._choice_names(task)]
 
     def _retarget_options(self, player: int, entry_id: int) -> list[Action]:
         entry = self.find_entry(entry_id)
@@ -377,23 +419,18 @@ class CommissarsState(Effects, State):
         found = self.targets(self.card(entry.card), player, exclude=entry_id)
         return [Retarget(t, k, e, player=player) for t, k, e in found]
 
-    def _choice_options(self, player: int, what: str, args: tuple[Any, ...]) -> list[Action]:
-        seat = self.seats[player]
-        if what == "automarx":
-            names = ["produce", "draw", "none"]
-        elif what == "computin":
-            names = ["produce", "draw"]
-        elif what == "simulenin":
-            names = ["draw", "none"]
-        elif what == "retrieve":
-            names = sorted(name for name in set(seat.discard) if name != args[0])
-        elif what == "search":
-            wanted = self._search_types(args[1])
-            names = sorted(n for n in seat.deck if self.card(n).type in wanted)
-            names += ["done"] if names else []
-        else:
-            return [*self._intercept_plays(player, args[0]), Choose("none", player=player)]
-        return [Choose(name, player=player) for name in names]
+    def _choice_names(self, task: LeaderPower | Retrieve | Search) -> list[str]:
+        """The options of a :class:`Choose` answer to ``task``."""
+        seat = self.seats[task.player]
+        match task:
+            case LeaderPower():
+                return list(task.options())
+            case Retrieve(_, resolving):
+                return sorted(name for name in set(seat.discard) if name != resolving)
+            case Search(_, _, card):
+                wanted = self._search_types(card)
+                names = sorted(n for n in seat.deck if self.card(n).type in wanted)
+                return [*names, "done"] if names else []
 
     def _search_types(self, name: str) -> tuple[str, ...]:
         step = next(step for step in self.card(name).effect if step.op == "search_deck")
@@ -407,9 +444,9 @@ class CommissarsState(Effects, State):
             for target, kind, entry in self.targets(card, player):
                 yield Play(name, target, kind, entry, False, victim, player=player)
 
-    def _skip_task(self, task: Task) -> bool:
-        """A decision nobody can make (an empty hand, nothing to choose) is skipped."""
-        if task[0] in CHANCE_TASKS:
+    def _skip_task(self, task: ChanceTask | DecisionTask) -> bool:
+        """A draw from an empty deck, or a decision with nothing to choose, is skipped."""
+        if isinstance(task, CHANCE_TASKS):
             return self._chance_source(task).total() == 0
         return not self._decision_options(task)
 
@@ -441,21 +478,21 @@ class CommissarsState(Effects, State):
 
     def _answer_task(self, task: Task, action: Action) -> None:
         """Apply a chance outcome or a decision to the task at the front."""
-        op = task[0]
-        if isinstance(action, TopCard):
-            self._take_from_deck(task, action.card)
-        elif isinstance(action, Discard):
-            self.discard_from_hand(action.player, action.card)
-            if task[2] > 1:
-                self._later("discard", task[1], task[2] - 1)
-        elif isinstance(action, Retarget):
-            self._retarget(task[2], action)
-        elif isinstance(action, Play):
-            self._play(action)
-        elif isinstance(action, Choose):
-            self._choose(action, task[2], task[3:])
-        else:  # pragma: no cover - legal_actions lists nothing else for tasks
-            raise IllegalAction(f"{action.notation()} does not answer {op}")
+        match task, action:
+            case ((DealLeader() | Deal() | DealPacket() | Draw() | Flip()), TopCard()):
+                self._take_from_deck(task, action.card)
+            case DiscardCards(player, count), Discard():
+                self.discard_from_hand(action.player, action.card)
+                if count > 1:
+                    self._later(DiscardCards(player, count - 1))
+            case RetargetCopy(_, entry_id), Retarget():
+                self._retarget(entry_id, action)
+            case Intercept(), Play():
+                self._play(action)
+            case ((LeaderPower() | Retrieve() | Search() | Intercept()), Choose()):
+                self._choose(action, task)
+            case _:  # pragma: no cover - legal_actions lists nothing else for tasks
+                raise IllegalAction(f"{action.notation()} does not answer {task}")
 
     def _act(self, action: Action) -> None:
         if isinstance(action, Pass):
@@ -469,27 +506,28 @@ class CommissarsState(Effects, State):
         elif isinstance(action, Pick):
             self._pick(action)
 
-    def _take_from_deck(self, task: Task, name: str) -> None:
-        op, player = task[0], task[1]
-        if op == "deal_leader":
+    def _take_from_deck(self, task: ChanceTask, name: str) -> None:
+        player = task.player
+        if isinstance(task, DealLeader):
             self._deal_leader(player, name)
             return
         source = self._chance_source(task)
         source[name] -= 1
         source += Counter()
         seat = self.seats[player]
-        if op == "deal":
-            seat.deck[name] += 1
-        elif op == "deal_packet":
-            seat.packet[name] += 1
-        elif op == "draw":
-            seat.hand[name] += 1
-            self._note("draw", player, f"player {player + 1} draws a card")
-        else:
-            seat.discard.append(name)
-            self._note("produce", player, f"player {player + 1} flips {name}")
-            for kind in self.card(name).production:
-                self.gain(player, kind)
+        match task:
+            case Deal():
+                seat.deck[name] += 1
+            case DealPacket():
+                seat.packet[name] += 1
+            case Draw():
+                seat.hand[name] += 1
+                self._note("draw", player, f"player {player + 1} draws a card")
+            case Flip():
+                seat.discard.append(name)
+                self._note("produce", player, f"player {player + 1} flips {name}")
+                for kind in self.card(name).production:
+                    self.gain(player, kind)
 
     def _play(self, action: Play) -> None:
         """Put a card on the stack: pay its Blitz cost, count it, fire play triggers."""
@@ -518,8 +556,8 @@ class CommissarsState(Effects, State):
         self.stack.append(entry)
         self._note("play", player, f"player {player + 1}: {action.notation()} (#{entry.id})")
         if card.mentions_counter and self.leader_of(player) == SIMULENIN:
-            self._later("choose", player, "simulenin")
-        self._later("window", player)
+            self._later(LeaderPower(player, "simulenin"))
+        self._later(OpenWindow(player))
 
     def _deal_leader(self, player: int, name: str) -> None:
         """The leader dealt to ``player`` fixes their faction (and preconstructed deck)."""
@@ -532,30 +570,32 @@ class CommissarsState(Effects, State):
         if entry is not None:
             entry.target, entry.kind, entry.entry = action.target, action.kind, action.entry
 
-    def _choose(self, action: Choose, what: str, args: tuple[Any, ...]) -> None:
+    def _choose(self, action: Choose, task: LeaderPower | Retrieve | Search | Intercept) -> None:
         player, option = action.player, action.option
         if option in ("none", "done"):
             return
-        if what in ("automarx", "computin", "simulenin"):
-            draws = 2 if what == "computin" else 1
-            tasks = [("flip", player)] if option == "produce" else [("draw", player)] * draws
-            for task in tasks:
-                self._later(*task)
-        elif what == "retrieve":
-            self.seats[player].discard.remove(option)
-            self.seats[player].hand[option] += 1
-            self._note("retrieve", player, f"player {player + 1} takes {option} back")
-        else:
-            self._search_take(player, option, args)
+        match task:
+            case LeaderPower(_, power):
+                draws = 2 if power == "computin" else 1
+                tasks = [Flip(player)] if option == "produce" else [Draw(player)] * draws
+                for follow_up in tasks:
+                    self._later(follow_up)
+            case Retrieve():
+                self.seats[player].discard.remove(option)
+                self.seats[player].hand[option] += 1
+                self._note("retrieve", player, f"player {player + 1} takes {option} back")
+            case Search():
+                self._search_take(task, option)
 
-    def _search_take(self, player: int, name: str, args: tuple[Any, ...]) -> None:
+    def _search_take(self, task: Search, name: str) -> None:
+        player = task.player
         seat = self.seats[player]
         seat.deck[name] -= 1
         seat.deck += Counter()
         seat.hand[name] += 1
         self._note("show", player, f"player {player + 1} takes {name} from their deck")
-        if args[0] > 1:
-            self._later("choose", player, "search", args[0] - 1, args[1])
+        if task.count > 1:
+            self._later(Search(player, task.count - 1, task.card))
 
     def _pass(self) -> None:
         assert self.window is not None
@@ -563,18 +603,18 @@ class CommissarsState(Effects, State):
         self.window[1] += 1
         if self.window[1] >= self.num_players:
             self.window = None
-            self._later("resolve")
+            self._later(Resolve())
 
     def _end_phase(self) -> None:
         player = self.active
         if self.phase == "discard":
             self.phase = "propaganda"
-            self._later("fill", player)
+            self._later(Fill(player))
         elif self.phase == "propaganda":
             self.phase = "action"
         else:
             self.active = (self.active + 1) % self.num_players
-            self._later("begin_turn")
+            self._later(BeginTurn())
         self._note("phase", player, f"player {player + 1}: {self.phase} phase")
 
     def _pick(self, action: Pick) -> None:
@@ -594,7 +634,7 @@ class CommissarsState(Effects, State):
         self.picked = [False] * self.num_players
         if not any(packets):
             self.phase = "setup"
-            self._later("start_hands")
+            self._later(StartHands())
 
     # -- running queued tasks -----------------------------------------------------------
 
@@ -612,13 +652,14 @@ class CommissarsState(Effects, State):
                     self.window = [(self.stack[-1].player + 1) % self.num_players, 0]
                 return
             task = self.tasks[0]
-            if task[0] in CHANCE_TASKS or task[0] in DECISION_TASKS:
-                if task[0] in ("draw", "flip"):
-                    self._reshuffle_if_empty(task[1])
-                if not self._skip_task(task):
+            waits = isinstance(task, CHANCE_TASKS + DECISION_TASKS)
+            if waits:
+                if isinstance(task, Draw | Flip):
+                    self._reshuffle_if_empty(task.player)
+                if not self._skip_task(task):  # type: ignore[arg-type]
                     return
             self.tasks.pop(0)
-            if task[0] not in CHANCE_TASKS and task[0] not in DECISION_TASKS:
+            if not waits:
                 self._run(task)
 
     def _reshuffle_if_empty(self, player: int) -> None:
@@ -630,32 +671,32 @@ class CommissarsState(Effects, State):
 
     def _run(self, task: Task) -> None:
         """Run a task that needs no input."""
-        op = task[0]
-        if op == "window":
-            self.window = [(task[1] + 1) % self.num_players, 0]
-        elif op == "resolve":
-            self.resolve_top()
-        elif op == "finish":
-            self.finish_resolving()
-        elif op == "fill":
-            self._fill(task[1])
-        elif op == "build_decks":
-            self._build_decks()
-        elif op == "begin_turn":
-            self._begin_turn()
-        elif op == "begin_discard":
-            self._begin_discard(task[1])
-        elif op == "start_hands":
-            self.tasks[0:0] = [("draw", p) for p in range(self.num_players) for _ in range(7)]
-            self.tasks.insert(HAND_SIZE * self.num_players, ("begin_turn",))
-        elif op == "draft":
-            self.phase = "draft"
+        match task:
+            case OpenWindow(player):
+                self.window = [(player + 1) % self.num_players, 0]
+            case Resolve():
+                self.resolve_top()
+            case Finish():
+                self.finish_resolving()
+            case Fill(player):
+                self._fill(player)
+            case BuildDecks():
+                self._build_decks()
+            case BeginTurn():
+                self._begin_turn()
+            case BeginDiscard(player):
+                self._begin_discard(player)
+            case StartHands():
+                draws = [Draw(p) for p in range(self.num_players) for _ in range(HAND_SIZE)]
+                self.tasks[0:0] = [*draws, BeginTurn()]
+            case Draft():
+                self.phase = "draft"
 
     def _fill(self, player: int) -> None:
         seat = self.seats[player]
         if seat.hand.total() < self.hand_limit and (seat.deck or seat.discard):
-            self._later("draw", player)
-            self._later("fill", player)
+            self._later(Draw(player))
+            self._later(Fill(player))
 
     def _begin_turn(self) -> None:
         cap = self.options["max_turns"]
@@ -666,9 +707,9 @@ class CommissarsState(Effects, State):
         self.phase, self.actions_left, self.disarmed = "produce", 1, -1
         self.played = [0] * self.num_players
         self._note("turn", self.active, f"turn {self.turn}: player {self.active + 1}")
-        self._later("flip", self.active)
-        self._later("flip", self.active)
-        self._later("begin_discard", self.active)
+        self._later(Flip(self.active))
+        self._later(Flip(self.active))
+        self._later(BeginDiscard(self.active))
 
     def _begin_discard(self, player: int) -> None:
         """Androidopov's hand size is fixed here, when the phase begins (FAQ)."""
@@ -694,13 +735,10 @@ class CommissarsState(Effects, State):
         if not acting:
             return "the game is over"
         if acting == (CHANCE,):
-            task = self.tasks[0]
-            if task[0] == "deal_leader":
-                return f"the table: the Faction Leader dealt to player {task[1] + 1}"
-            return f"the table: the top card of player {task[1] + 1}'s deck ({task[0]})"
+            return f"the table: {_chance_words(self._chance_task())}"
         names = ", ".join(self.player_name(p) for p in self._waited_for())
         if self.tasks:
-            return f"{names} to decide ({' '.join(str(part) for part in self.tasks[0][::2])})"
+            return f"{names} to decide ({_decision_words(self.tasks[0])})"
         if self.window is not None:
             return f"{names} to respond to {self.stack[-1].card} or pass"
         return f"{names} ({self.phase} phase)"
@@ -746,13 +784,12 @@ class CommissarsState(Effects, State):
 
     def _revealed_to(self, player: int) -> dict[str, Any]:
         """Secrets a pending choice shows its chooser (their deck, an intercepted hand)."""
-        if not self.tasks or self.tasks[0][0] != "choose" or self.tasks[0][1] != player:
-            return {}
-        task = self.tasks[0]
-        if task[2] == "search":
-            return {"deck": sorted(self.seats[player].deck.elements())}
-        if task[2] == "intercept":
-            return {"intercepted_hand": sorted(self.seats[task[3]].hand.elements())}
+        task = self.tasks[0] if self.tasks else None
+        match task:
+            case Search(chooser) if chooser == player:
+                return {"deck": sorted(self.seats[player].deck.elements())}
+            case Intercept(chooser, victim) if chooser == player:
+                return {"intercepted_hand": sorted(self.seats[victim].hand.elements())}
         return {}
 
     def snapshot(self) -> dict[str, Any]:
@@ -767,7 +804,7 @@ class CommissarsState(Effects, State):
             "winner": self.winner,
             "seats": [seat.snapshot() for seat in self.seats],
             "pool": dict(sorted(self.pool.items())),
-            "tasks": [list(task) for task in self.tasks],
+            "tasks": [task.to_json() for task in self.tasks],
             "window_raw": self.window,
             "picked": list(self.picked),
             "next_id": self.next_id,
@@ -812,6 +849,40 @@ def _factions(options: Mapping[str, Any], cards: CardSet) -> list[str]:
             f"out of {', '.join(cards.factions)}"
         )
     return chosen
+
+
+def _chance_words(task: ChanceTask) -> str:
+    """What chance supplies for ``task``, in words."""
+    seat = f"player {task.player + 1}"
+    match task:
+        case DealLeader():
+            return f"the Faction Leader dealt to {seat}"
+        case Deal():
+            return f"the top card of {seat}'s deck (deal)"
+        case DealPacket():
+            return f"the top card of {seat}'s deck (deal_packet)"
+        case Draw():
+            return f"the top card of {seat}'s deck (draw)"
+        case Flip():
+            return f"the top card of {seat}'s deck (flip)"
+
+
+def _decision_words(task: Task) -> str:
+    """What the player at the front of the queue decides, in words."""
+    match task:
+        case DiscardCards(_, count):
+            return f"discard {count}"
+        case LeaderPower(_, power):
+            return f"choose {power}"
+        case Retrieve(_, card):
+            return f"choose retrieve {card}"
+        case Search(_, count, card):
+            return f"choose search {card}"
+        case Intercept(_, victim):
+            return f"choose intercept player {victim + 1}"
+        case RetargetCopy(_, entry):
+            return f"retarget #{entry}"
+    return type(task).__name__
 
 
 def _card_name(action: Action) -> str:

@@ -9,6 +9,7 @@ import pytest
 from cogtable.cli import main
 from games import commissars
 from games.commissars import TopCard
+from games.commissars.tasks import Draw
 from games.core import CHANCE, BadOptions, IllegalAction, replay
 from tests.commissars.test_commissars_setup import all_cards, deal_out
 
@@ -74,7 +75,7 @@ def test_a_table_typed_deal_replays_exactly() -> None:
 def test_chosen_leaders_stay_the_default() -> None:
     state = commissars.new_game({"players": 2, "leaders": True}, seed=0)
     assert [seat.leader for seat in state.seats] == list(commissars.card_set().factions[:2])
-    assert state.history == [] and state.tasks[0][0] == "draw"
+    assert state.history == [] and isinstance(state.tasks[0], Draw)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from collections import Counter
 from games import commissars
 from games.commissars import Pass, Play, TopCard
 from games.commissars.state import CommissarsState
+from games.commissars.tasks import Draw
 from games.core import CHANCE, Request
 from tests.commissars.commissars_table import give, pass_round, play, table
 
@@ -52,7 +53,7 @@ def test_the_produce_flips_come_off_the_active_players_deck() -> None:
 
 def test_one_option_per_card_name_however_many_copies() -> None:
     state = table(players=2)
-    state.tasks.append(("draw", 0))
+    state.tasks.append(Draw(0))
     give(state, 0, deck=["Propaganda"] * 5 + ["Counter Propaganda"])
     request = only_request(state)
     assert request.labels() == ["Counter Propaganda", "Propaganda"]
