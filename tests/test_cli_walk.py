@@ -434,6 +434,10 @@ WALKS: dict[str, list[Case]] = {
             read_only="ro-state",
         ),
     ],
+    "selftest": [
+        *with_profile(("selftest",)),
+        case("absurd number", "--timeout", "selftest", "--timeout", "-1"),
+    ],
     **{f"sim {game}": sim_cases(game) for game in ("cog", "commissars", "cookie", "kogworks")},
     "status": status_cases("status"),
 }

@@ -1,0 +1,109 @@
+"""A simulated person for the hardware self-test: eyes on the simulated Pico's LEDs, hands on
+its buttons and on gpiozero's mock pins.
+
+:class:`SimulatedPerson` answers :class:`cogtable.selftest.Question` values as a
+careful person would: it looks at the LEDs the simulated firmware really shows
+and presses a seat's confirm button if exactly the named ones are lit, undo
+if not; asked for a button, it presses that one (through the simulated Pico,
+or by driving the mock pin gpiozero reads); asked for a die, it presses the
+die's roll button. Its answer is whatever reaches the self-test's inbox, so the
+firmware's debouncing, the link and gpiozero's callbacks are all on the path.
+
+:class:`Slips` make the table (or the person) wrong on purpose, for tests: a
+physical chain shorter than the profile says, a person who presses another
+button than the one asked, a button that never works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogtable.mock.world import SimClock
+from cogtable.selftest import Answer, Question, TableButton, TableParts
+
+PRESS_S = 0.2
+"""Simulated seconds a person's press and release take (longer than any debounce)."""
+ANSWER_S = 2.0
+"""Real seconds to wait for a press to come through the simulated Pico."""
+
+
+@dataclass(frozen=True)
+class Slips:
+    """What is wrong at this simulated table."""
+
+    chain_length: int | None = None
+    """LEDs on the physical chain; the ones past it never light (None: as many as driven)."""
+    presses_instead: Mapping[TableButton, TableButton] = field(default_factory=dict)
+    """Asked for the key, the person presses the value."""
+    dead: frozenset[TableButton] = frozenset()
+    """Buttons whose press never reaches anything (a broken wire)."""
+
+
+class SimulatedPerson:
+    """Answers the self-test through the simulated Pico and the mock pins (see the module)."""
+
+    def __init__(self, parts: TableParts, clock: SimClock, slips: Slips | None = None) -> None:
+        if parts.simulator is None:
+            raise ValueError("a simulated person needs the simulated Pico (serial port 'sim')")
+        self.parts = parts
+        self.simulator: Any = parts.simulator
+        self.clock = clock
+        self.slips = slips or Slips()
+        self.asked = 0
+
+    def ask(self, question: Question) -> Answer:
+        """Look, press, and hand back what the table received."""
+        self.asked += 1
+        self.parts.inbox.clear()
+        if question.die is not None:
+            self.simulator.press_roll(question.die)
+            return self.parts.inbox.next(ANSWER_S)
+        if question.button is not None:
+            return self._press(self.slips.presses_instead.get(question.button, question.button))
+        return self._press(self._yes_or_no(question.leds))
+
+    def _yes_or_no(self, named: tuple[int, ...]) -> TableButton:
+        """Confirm if exactly the named LEDs are lit, else undo (the quickest such button)."""
+        return self._quickest("confirm" if self._lit() == set(named) else "undo")
+
+    def _lit(self) -> set[int]:
+        """The LEDs that shine on the physical chain."""
+        shown = self.simulator.leds()
+        length = len(shown) if self.slips.chain_length is None else self.slips.chain_length
+        return {index for index, colour in enumerate(shown[:length]) if any(colour)}
+
+    def _quickest(self, kind: str) -> TableButton:
+        """A seat's button of ``kind``: one on GPIO (no debounce wait) if there is one."""
+        candidates = [b for b in self.parts.buttons if b.kind == kind and b.seat is not None]
+        candidates.sort(key=lambda button: button.bus != "gpio" or self.parts.gpio is None)
+        if not candidates:
+            raise ValueError(f"this table has no seat {kind} button to answer with")
+        return candidates[0]
+
+    def _press(self, button: TableButton) -> Answer:
+        """Press and release ``button``; what reached the inbox meanwhile."""
+        if button in self.slips.dead:
+            return self.parts.inbox.next(0.05)
+        if button.bus == "pico":
+            self.simulator.press(button.number)
+            answer = self.parts.inbox.next(ANSWER_S)
+            self.simulator.release(button.number)
+            return answer
+        return self._press_pin(button)
+
+    def _press_pin(self, button: TableButton) -> Answer:
+        """Drive the mock pin to its pressed level (low when the buttons pull up), then back."""
+        assert self.parts.gpio is not None
+        pin = self.parts.gpio.button(button.seat, button.kind).pin
+        gpio = self.parts.profile.gpio
+        press, release = (pin.drive_low, pin.drive_high)
+        if gpio is not None and not gpio.pull_up:
+            press, release = release, press
+        self.clock.advance(PRESS_S)
+        press()
+        answer = self.parts.inbox.next(ANSWER_S)
+        self.clock.advance(PRESS_S)
+        release()
+        return answer

@@ -1,0 +1,134 @@
+"""``cogtable selftest``: unattended on the mock table (simulated Pico, gpiozero's mock pins).
+
+A simulated person looks at the LEDs the real firmware shows and presses
+buttons through the simulated Pico and the mock pins; :class:`Slips` make the
+table or the person wrong on purpose, and the report must name what went wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cogtable.cli import main
+from cogtable.mock.selftest_person import SimulatedPerson, Slips
+from cogtable.mock.world import SimClock
+from cogtable.selftest import (
+    Outcome,
+    TableButton,
+    TableParts,
+    button_step,
+    led_step,
+    open_table_parts,
+    results_table,
+    run_selftest,
+)
+from firmware_bridge.firmware_config import read_firmware_config
+from firmware_bridge.simulator import Simulator
+from hardware.profile import default_profile_path, load_profile
+
+PROFILE = load_profile()
+RED_CONFIRM = TableButton(0, "confirm", "pico", 0)
+BLUE_UNDO = TableButton(1, "undo", "pico", 3)
+GREEN_PASS = TableButton(2, "pass", "pico", 10)
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[TableParts, SimClock]]:
+    """The mock table's parts: the simulated Pico connected, the GPIO buttons on mock pins."""
+    clock = SimClock()
+    with (
+        Simulator() as simulator,
+        open_table_parts(PROFILE, simulator.port, simulator=simulator, clock=clock.now) as parts,
+    ):
+        yield parts, clock
+
+
+def test_the_mock_table_passes_every_step_unattended(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    person = SimulatedPerson(parts, clock)
+    steps = run_selftest(parts, person, read_firmware_config())
+    assert [step.name for step in steps] == [
+        "Pico firmware",
+        "LED chain",
+        "buttons",
+        "dice",
+        "camera",
+    ]
+    assert [step.outcome for step in steps] == [Outcome.PASSED] * 5, results_table(steps)
+    buttons = len(parts.buttons)
+    assert buttons == 20 + 6  # 20 on the Pico, 6 on GPIO (seat 1 and 2 confirm/undo, table)
+    assert steps[2].found == f"{buttons} of {buttons} buttons came as asked"
+    assert person.asked == len(PROFILE.leds.segments) + PROFILE.leds.length + buttons + 1
+    assert "nothing to fix" in results_table(steps)
+
+
+def test_a_wrong_button_is_named(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    slips = Slips(presses_instead={RED_CONFIRM: BLUE_UNDO})
+    step = button_step(parts, SimulatedPerson(parts, clock, slips))
+    assert step.outcome is Outcome.FAILED
+    assert (
+        "asked for Red's confirm button (Pico button 0), got Blue's undo button (Pico button 3)"
+        in step.found
+    )
+    assert step.found.startswith(f"{len(parts.buttons) - 1} of {len(parts.buttons)}")
+
+
+def test_a_button_that_never_comes_is_named(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    step = button_step(parts, SimulatedPerson(parts, clock, Slips(dead=frozenset({GREEN_PASS}))))
+    assert step.outcome is Outcome.FAILED
+    assert "Green's pass button (Pico button 10) never came" in step.found
+
+
+def test_a_chain_shorter_than_the_profile_says_is_named(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    step = led_step(parts, SimulatedPerson(parts, clock, Slips(chain_length=60)))
+    assert step.outcome is Outcome.FAILED
+    assert "LEDs 60-100 were not the one named" in step.found
+    assert "segment 'seats' was not as named" in step.found  # its last LED, 60, is dark
+    assert "segment 'pegs' was not" not in step.found
+    assert "the chain seems to end after LED 59 (60 LEDs, the profile says 101)" in step.fix
+
+
+def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest"]) == 0
+    out = capsys.readouterr().out
+    assert "unattended" in out
+    for part in ("Pico firmware", "LED chain", "buttons", "dice", "camera"):
+        assert f"\n{part.ljust(13)}  passed " in out
+    assert out.rstrip().endswith("nothing to fix")
+
+
+def test_a_failed_step_exits_1_with_what_to_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    longer = tmp_path / "long-chain.toml"
+    text = default_profile_path().read_text(encoding="utf-8")
+    longer.write_text(text.replace("length = 101", "length = 120"), encoding="utf-8")
+    assert main(["selftest", "--profile", str(longer)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "LED chain      FAILED   the profile's chain has 120 LEDs, the firmware drives 108" in out
+    )
+    assert "what to fix:" in out
+    assert "set [leds] length to at most 108" in out
+
+
+def test_an_unopenable_serial_port_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = tmp_path / "real.toml"
+    text = default_profile_path().read_text(encoding="utf-8")
+    missing = tmp_path / "ttyACM9"
+    profile.write_text(text.replace('port = "sim"', f'port = "{missing}"'), encoding="utf-8")
+    assert main(["selftest", "--profile", str(profile)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"cogtable selftest: no serial port {missing} ([serial] port in {profile}): "
+        "is the Pico plugged in?\n"
+    )
