@@ -384,7 +384,7 @@ def _led_result(
         return SelfTestStep(
             name,
             Outcome.FAILED,
-            f"{found}: stopped, nobody answered ({unanswered[-1].prompt.split('?')[0]}?)",
+            f"stopped, nobody answered: {unanswered[-1].prompt.split('?')[0]}?",
             "answer each question with a seat's confirm (yes) or undo (no) button",
         )
     single = sorted(q.leds[0] for q in wrong + unanswered if not q.segment)
@@ -421,20 +421,35 @@ def button_step(parts: TableParts, person: Person) -> SelfTestStep:
     """Every button the profile names, pressed when asked; a missing or wrong press is named."""
     name = "buttons"
     profile = parts.profile
-    usable = [b for b in parts.buttons if _reachable(parts, b)]
     if not parts.buttons:
         return SelfTestStep(name, Outcome.SKIPPED, "the profile names no buttons")
+    usable = [b for b in parts.buttons if _reachable(parts, b)]
     problems = [
         f"{b.label(profile)}: {_unreachable(parts, b)}" for b in parts.buttons if b not in usable
     ]
-    for button in usable:
-        answer = person.ask(Question(f"Press {button.label(profile)}.", button=button))
-        if answer != button:
-            problems.append(_wrong_press(profile, button, answer))
-    found = f"{len(parts.buttons) - len(problems)} of {len(parts.buttons)} buttons came as asked"
+    came = _press_each(parts, person, usable, problems)
+    found = f"{came} of {len(parts.buttons)} buttons came as asked"
     if problems:
         return SelfTestStep(name, Outcome.FAILED, found + ": " + "; ".join(problems), _button_fix())
     return SelfTestStep(name, Outcome.PASSED, found)
+
+
+def _press_each(
+    parts: TableParts, person: Person, buttons: list[TableButton], problems: list[str]
+) -> int:
+    """Ask for each button in turn; how many came as asked (what did not goes to ``problems``)."""
+    came = in_a_row = 0
+    for number, button in enumerate(buttons):
+        answer = person.ask(Question(f"Press {button.label(parts.profile)}.", button=button))
+        if answer == button:
+            came += 1
+        else:
+            problems.append(_wrong_press(parts.profile, button, answer))
+        in_a_row = in_a_row + 1 if answer is None else 0
+        if in_a_row >= GIVE_UP_AFTER and number + 1 < len(buttons):
+            problems.append(f"stopped, nobody pressed: {len(buttons) - number - 1} not asked")
+            break
+    return came
 
 
 def _reachable(parts: TableParts, button: TableButton) -> bool:

@@ -16,6 +16,7 @@ from cogtable.cli import main
 from cogtable.mock.selftest_person import SimulatedPerson, Slips
 from cogtable.mock.world import SimClock
 from cogtable.selftest import (
+    ButtonPerson,
     Outcome,
     TableButton,
     TableParts,
@@ -92,6 +93,20 @@ def test_a_chain_shorter_than_the_profile_says_is_named(table: tuple[TableParts,
     assert "segment 'seats' was not as named" in step.found  # its last LED, 60, is dark
     assert "segment 'pegs' was not" not in step.found
     assert "the chain seems to end after LED 59 (60 LEDs, the profile says 101)" in step.fix
+
+
+def test_nobody_at_the_table_stops_each_step_after_two_questions(
+    table: tuple[TableParts, SimClock],
+) -> None:
+    parts, _ = table
+    prompts: list[str] = []
+    person = ButtonPerson(parts.inbox, timeout_s=0.05, say=prompts.append)
+    leds, buttons = led_step(parts, person), button_step(parts, person)
+    assert len(prompts) == 4
+    assert leds.outcome is Outcome.FAILED and leds.found.startswith("stopped, nobody answered")
+    assert buttons.outcome is Outcome.FAILED
+    assert buttons.found.startswith(f"0 of {len(parts.buttons)} buttons came as asked")
+    assert f"stopped, nobody pressed: {len(parts.buttons) - 2} not asked" in buttons.found
 
 
 def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
