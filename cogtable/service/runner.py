@@ -44,6 +44,10 @@ RELOAD = "reload"
 STATUS_FILE = "status.json"
 EX_CONFIG = 78
 """sysexits' 'configuration error': a profile that cannot be used."""
+CHECK_SECONDS = 0.2
+"""The status is looked at no more often than this (a change is written at the next look)."""
+REWRITE_SECONDS = 1.0
+"""An unchanged status is written again this often (its ``updated`` time shows a live table)."""
 WAIT_POLL_S = 0.25
 """While waiting for a calibration: how often signals and the calibration file are looked at."""
 
@@ -59,25 +63,42 @@ def read_profile(path: Path | None) -> Profile:
 
 
 class StatusWriter:
-    """Writes the running status to ``state_dir/status.json`` at most once a second.
+    """Writes the running status to ``state_dir/status.json``: a change at once, else each second.
 
-    A write that fails (a full disk) is logged once and otherwise ignored: the
-    status file is for people, and the table must run on without it.
+    The status is looked at no more than every :data:`CHECK_SECONDS`; a status
+    that changed (a move, a refusal) is written then, so ``cogtable status``
+    and the web view show a move within a fraction of a second, and an
+    unchanged one is written again once a second (its ``updated`` time says
+    the table is alive). A write that fails (a full disk) is logged once and
+    otherwise ignored: the status file is for people, and the table must run
+    on without it.
     """
 
-    def __init__(self, state_dir: Path, status: Callable[[], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        status: Callable[[], dict[str, Any]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.path = state_dir / STATUS_FILE
         self.status = status
+        self.clock = clock
         self.last = 0.0
+        self.checked = float("-inf")
+        self.written: dict[str, Any] | None = None
         self.failing = False
 
     def __call__(self, force: bool = False) -> None:
-        """Write the status if a second has passed (or ``force``); atomically, by rename."""
-        now = time.time()
-        if not force and now - self.last < 1.0:
+        """Write the status if it changed, or a second has passed (or ``force``); by rename."""
+        now = self.clock()
+        if not force and now - self.checked < CHECK_SECONDS:
+            return
+        self.checked = now
+        status = self.status()
+        if not force and status == self.written and now - self.last < REWRITE_SECONDS:
             return
         self.last = now
-        data = {**self.status(), "pid": os.getpid(), "updated": now}
+        data = {**status, "pid": os.getpid(), "updated": now}
         temporary = self.path.with_suffix(".tmp")
         try:
             temporary.write_text(json.dumps(data, indent=1), encoding="utf-8")
@@ -88,6 +109,7 @@ class StatusWriter:
             self.failing = True
         else:
             self.failing = False
+            self.written = status
 
 
 class Service:
