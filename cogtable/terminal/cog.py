@@ -17,18 +17,31 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from cogtable.commands._seats import (
+    HUMAN,
+    STRONG,
+    SeatDefaults,
+    SeatKinds,
+    SeatRule,
+    add_players_argument,
+    add_seat_arguments,
+    seat_kinds,
+)
 from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import cog
 from games.cog.actions import Activate, CompleteItem, DrawCard, DrawLetter, RollDie, TakeCard
 from games.cog.edition import describe_card
-from games.cog.players import PLAYERS
+from games.cog.players import OLD_NAMES, PLAYERS
 from games.cog.state import COLOURS, CogState
 from games.core import CHANCE, Action, State
 
 HELP = "C.O.G.: collect letters with your cogs and spell goal words on your grid."
-SEAT_KINDS = ("human", *PLAYERS)
+SEATS = SeatRule(
+    SeatKinds.of_game(PLAYERS, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+)
+"""Who may sit, and who sits where the command line names nobody."""
 MAX_PLIES = 20_000
 TABLE_HELP = (
     f"Type what the table rolled or drew at each question; '{QUIT}' stops the game "
@@ -42,13 +55,9 @@ class InputEnded(UserError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Players, seed, seats, table mode, edition file and record file."""
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="2 to 4")
+    add_players_argument(parser, 2, "2 to 4 (default 2)", choices=(2, 3, 4))
+    add_seat_arguments(parser, SEATS)
     parser.add_argument("--seed", type=int, default=0, help="seed for dice and draws")
-    parser.add_argument(
-        "--seats",
-        default="",
-        help="comma list, one per seat: human, random or greedy (default: human,random,...)",
-    )
     parser.add_argument(
         "--table",
         action="store_true",
@@ -63,20 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_seats(text: str, players: int) -> list[str]:
-    """The kind of each seat; a wrong name or count is a :class:`UserError`."""
-    seats = [s.strip() for s in text.split(",")] if text else ["human"] + ["random"] * (players - 1)
-    if len(seats) != players:
-        raise UserError(f"--seats names {len(seats)} seats for {players} players")
-    for seat in seats:
-        if seat not in SEAT_KINDS:
-            raise UserError(f"unknown seat kind {seat!r}; use one of {', '.join(SEAT_KINDS)}")
-    return seats
-
-
 def run(args: argparse.Namespace) -> int:
     """Play one game to the end (or until a human quits) and print the result."""
-    seats = parse_seats(args.seats, args.players)
+    seats = list(seat_kinds(args, args.players, SEATS))
     if args.record:
         check_output(args.record)
     state = cog.new_game({"players": args.players, "edition": args.edition}, args.seed)

@@ -18,29 +18,37 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cogtable.commands._seats import (
+    HUMAN,
+    STRONG,
+    SeatDefaults,
+    SeatKinds,
+    SeatRule,
+    add_players_argument,
+    add_seat_arguments,
+    seat_kinds,
+)
 from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import commissars
 from games.commissars.cards import KIND_NAMES
-from games.commissars.players import PLAYERS, wants_to_interject
+from games.commissars.players import OLD_NAMES, PLAYERS, wants_to_interject
 from games.commissars.state import CommissarsState
 from games.core import CHANCE, Action
 
 HELP = "Cogs and Commissars for 2-6 players: humans (pass-and-play) and built-in players."
-SEAT_KINDS = ("human", *PLAYERS)
+SEATS = SeatRule(
+    SeatKinds.of_game(PLAYERS, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+)
+"""Who may sit, and who sits where the command line names nobody."""
 CLEAR = "\033[2J\033[H"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Players, seats, deck building, leaders, seed and record file."""
-    parser.add_argument("--players", type=int, default=2, help="number of players, 2-6")
-    parser.add_argument(
-        "--seats",
-        default="",
-        help="comma-separated seat kinds: human, random, greedy "
-        "(default: human for player 1, greedy for the rest)",
-    )
+    add_players_argument(parser, 2, "2 to 6 (default 2)")
+    add_seat_arguments(parser, SEATS)
     parser.add_argument("--decks", default="preconstructed", choices=commissars.state.DECK_MODES)
     parser.add_argument(
         "--leaders",
@@ -78,7 +86,7 @@ class Session:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end; 0 when it finished."""
-    seats = _seats(args.seats, args.players)
+    seats = _seats(args)
     if args.record is not None:
         check_output(args.record)
     options = {
@@ -91,14 +99,28 @@ def run(args: argparse.Namespace) -> int:
     }
     state = commissars.new_game(options, args.seed)
     session = Session(seats, random.Random(args.seed))
+    try:
+        _play(state, session)
+    except Abandoned:
+        print("Game abandoned.")
+        _write_record(state, args.record)
+        return 0
+    _finish(state, args.record)
+    return 0
+
+
+class Abandoned(Exception):
+    """A human typed the quit word: the game stops (exit status 0, as in every game)."""
+
+
+def _play(state: CommissarsState, session: Session) -> None:
+    """Apply one action after another until the game ends."""
     while not state.is_over():
         if state.to_act()[0] == CHANCE:
             _apply(state, state.sample_chance(), quiet=True)
             continue
         action = interjection(state, session) or _active_choice(state, session)
         _apply(state, action, quiet=False)
-    _finish(state, args.record)
-    return 0
 
 
 def _active_choice(state: CommissarsState, session: Session) -> Action:
@@ -147,16 +169,11 @@ def _offer_blitz(state: CommissarsState, session: Session, player: int) -> Actio
     return _pick(state, player, "play a Blitz now? (number, or Enter to let the game go on)")
 
 
-def _seats(text: str, players: int) -> list[str]:
-    if not 2 <= players <= 6:
-        raise UserError(f"--players {players}: Cogs and Commissars is for 2 to 6 players")
-    seats = [s.strip() for s in text.split(",")] if text else ["human"] + ["greedy"] * (players - 1)
-    bad = [seat for seat in seats if seat not in SEAT_KINDS]
-    if bad or len(seats) != players:
-        raise UserError(
-            f"--seats {text!r}: give {players} of {', '.join(SEAT_KINDS)}, separated by commas"
-        )
-    return seats
+def _seats(args: argparse.Namespace) -> list[str]:
+    """Each seat's kind (see :mod:`cogtable.commands._seats`); a bad one is a UserError."""
+    if not 2 <= args.players <= 6:
+        raise UserError(f"--players {args.players}: Cogs and Commissars is for 2 to 6 players")
+    return list(seat_kinds(args, args.players, SEATS))
 
 
 def _apply(state: CommissarsState, action: Action, quiet: bool) -> None:
@@ -186,27 +203,111 @@ def _ask(state: CommissarsState, player: int) -> Action:
 
 
 def _pick(state: CommissarsState, player: int, question: str) -> Action | None:
-    """List the player's choices and read one; with a ``question``, Enter declines."""
+    """List the player's choices and read one; with a ``question``, Enter declines.
+
+    With one choice only (``pass`` while a card waits for answers), Enter takes
+    it: there is nothing to choose between. ``cards`` and ``help CARD`` say
+    what cards do; the quit word stops the game (:class:`Abandoned`).
+    """
     actions = list(state.legal_actions(player))
-    for number, action in enumerate(actions, start=1):
-        print(f"  {number:3d}. {action.notation()}")
-    name = state.player_name(player)
-    if question and not actions:
-        question = "no Blitz you could play now; press Enter to let the game go on"
-    prompt = (
-        f"{name.capitalize()}: {question} ({QUIT} stops the game) "
-        if question
-        else f"{name}, choose 1-{len(actions)} (or {QUIT}): "
-    )
+    only = actions[0] if len(actions) == 1 and not question else None
+    if only is None:
+        for number, action in enumerate(actions, start=1):
+            print(f"  {number:3d}. {action.notation()}")
+    prompt = _prompt(state, player, question, actions)
     while True:
         answer = _read(prompt).strip()
         if is_quit(answer):
-            raise UserError("game abandoned")
-        if question and not answer:
-            return None
-        if answer.isdigit() and 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1]
-        print(f"  '{answer}' is not a choice; type a number from 1 to {len(actions)}.")
+            raise Abandoned
+        if answer_command(state, player, answer):
+            continue
+        if (question or only is not None) and not answer:
+            return only
+        chosen = _chosen(answer, actions)
+        if chosen is not None:
+            return chosen
+        print(f"  '{answer}' is not a choice; {_what_to_type(actions, question)}.")
+
+
+def _prompt(state: CommissarsState, player: int, question: str, actions: list[Action]) -> str:
+    """The question put to ``player``, with what may be typed."""
+    name = state.player_name(player)
+    extra = f"cards, help CARD, {QUIT}"
+    if question and not actions:
+        question = "no Blitz you could play now; press Enter to let the game go on"
+    if question:
+        return f"{name.capitalize()}: {question} ({extra}) "
+    if len(actions) == 1:
+        return f"{name}, your only choice is {actions[0].notation()}: press Enter ({extra}): "
+    return f"{name}, choose 1-{len(actions)} ({extra}): "
+
+
+def _chosen(answer: str, actions: list[Action]) -> Action | None:
+    """The action typed by its number or its notation (any case), if it is one."""
+    if answer.isdigit() and 1 <= int(answer) <= len(actions):
+        return actions[int(answer) - 1]
+    typed = answer.casefold()
+    return next((a for a in actions if a.notation().casefold() == typed), None)
+
+
+def _what_to_type(actions: list[Action], question: str) -> str:
+    if len(actions) == 1 and not question:
+        return "press Enter for it"
+    return f"type a number from 1 to {len(actions)}" + (", or Enter" if question else "")
+
+
+# -- what cards do -----------------------------------------------------------------
+
+PROMPT_HELP = f"""\
+Type the number of a choice (or the choice itself, e.g. 'end phase').
+  cards        what every card in your hand does
+  help CARD    what a card does, e.g. 'help Propaganda'
+  {QUIT}         stop the game"""
+
+
+def answer_command(state: CommissarsState, player: int, text: str) -> bool:
+    """Answer ``cards``, ``help`` or ``help CARD``; False for anything else."""
+    word, _, rest = text.partition(" ")
+    if word.casefold() == "cards" and not rest:
+        print("\n".join(hand_lines(state, player)))
+    elif word.casefold() in ("help", "?"):
+        print(card_help(state, rest.strip()) if rest.strip() else PROMPT_HELP)
+    else:
+        return False
+    return True
+
+
+def hand_lines(state: CommissarsState, player: int) -> list[str]:
+    """Each card in ``player``'s hand (once, with how many) and what it does."""
+    hand = state.view(player)["hand"]
+    if not hand:
+        return ["Your hand is empty."]
+    counts = {name: hand.count(name) for name in hand}
+    return [
+        f"  {count} x {card_words(state, name)}" if count > 1 else f"  {card_words(state, name)}"
+        for name, count in counts.items()
+    ]
+
+
+def card_help(state: CommissarsState, asked: str) -> str:
+    """What the card named ``asked`` (any case, or the start of its name) does."""
+    names = list(state.cards.cards)
+    typed = asked.casefold()
+    exact = [name for name in names if name.casefold() == typed]
+    found = exact or [name for name in names if name.casefold().startswith(typed)]
+    if len(found) == 1:
+        return card_words(state, found[0])
+    if found:
+        return f"'{asked}' could be {', '.join(found)}: type more of the name"
+    return f"No card is called '{asked}'. Cards: {', '.join(names)}"
+
+
+def card_words(state: CommissarsState, name: str) -> str:
+    """One card in words: its name, type, any Blitz cost, what it does and how it is read."""
+    card = state.card(name)
+    cost = f", Blitz for one {KIND_NAMES[card.blitz_cost]}" if card.blitz_cost else ""
+    reading = f" (read as: {card.reading})" if card.reading else ""
+    return f"{card.name} [{card.type}{cost}]: {card.text}{reading}"
 
 
 def _read(prompt: str) -> str:
@@ -214,6 +315,12 @@ def _read(prompt: str) -> str:
         return input(prompt)
     except EOFError as error:
         raise UserError("input ended before the game did") from error
+
+
+def _write_record(state: CommissarsState, record: Path | None) -> None:
+    """Write the game record, finished or not, if one was asked for."""
+    if record is not None:
+        write_file(record, state.record().dumps().encode("utf-8"))
 
 
 def _finish(state: CommissarsState, record: Path | None) -> None:
@@ -224,8 +331,7 @@ def _finish(state: CommissarsState, record: Path | None) -> None:
         print(f"{state.player_name(outcome.winners[0])} wins: the Revolution succeeds!")
     else:
         print(f"No winner ({outcome.reason}).")
-    if record is not None:
-        write_file(record, state.record().dumps().encode("utf-8"))
+    _write_record(state, record)
 
 
 def render(state: CommissarsState, player: int | None = None) -> str:  # type: ignore[override]

@@ -16,53 +16,46 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from cogtable.commands._seats import (
+    HUMAN,
+    STRONG,
+    SeatDefaults,
+    SeatKinds,
+    SeatRule,
+    add_players_argument,
+    add_seat_arguments,
+    seat_kinds,
+)
 from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import cookie
 from games.cookie.actions import Hunt, Play, seat_name
-from games.cookie.players import PLAYERS, Player, make_player
+from games.cookie.players import OLD_NAMES, PLAYERS, Player, make_player
 from games.core import CHANCE, Action, State
 
 HELP = "The Cookie 2.0: Every Man for Himself (4-6 players) or The Big Hunt (2-4 players)."
 
-HUMAN = "human"
-KINDS = (HUMAN, *PLAYERS)
+SEATS = SeatRule(
+    SeatKinds.of_game(PLAYERS, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+)
+"""Who may sit, and who sits where the command line names nobody."""
 CLEAR = "\033[2J\033[H" + "\n" * 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Variant, players, seed, who sits where, and an optional record file."""
     parser.add_argument("--variant", choices=tuple(cookie.PLAYER_COUNTS), default="hunt")
-    parser.add_argument("--players", type=int, default=4, help="hunt: 4-6, big-hunt: 2-4")
+    add_players_argument(parser, 4, "hunt 4 to 6, big-hunt 2 to 4 (default 4)")
     parser.add_argument("--seed", type=int, default=0, help="seed for deals and built-in players")
     parser.add_argument("--first-player", type=int, default=1, help="seat holding the token")
-    parser.add_argument(
-        "--seat",
-        action="append",
-        default=[],
-        metavar="K=KIND",
-        help=f"who plays seat K (1-based): one of {', '.join(KINDS)}; "
-        "by default seat 1 is human and the others are 'reasoner'",
-    )
+    add_seat_arguments(parser, SEATS)
     parser.add_argument("--record", type=Path, help="write the game record (JSON) here")
-
-
-def parse_seats(specs: list[str], players: int) -> dict[int, str]:
-    """Seat (0-based) to kind, from ``K=KIND`` specs; a bad spec is a :class:`UserError`."""
-    seats = {0: HUMAN, **dict.fromkeys(range(1, players), "reasoner")}
-    for spec in specs:
-        number, _, kind = spec.partition("=")
-        if not number.strip().isdigit() or not 1 <= int(number) <= players:
-            raise UserError(f"--seat {spec!r}: expected K=KIND with K from 1 to {players}")
-        if kind not in KINDS:
-            raise UserError(f"--seat {spec!r}: KIND must be one of {', '.join(KINDS)}")
-        seats[int(number) - 1] = kind
-    return seats
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game; built-in-only games need no input. EOF or 'quit' ends cleanly."""
+    seats = dict(enumerate(seat_kinds(args, args.players, SEATS)))
     if not 1 <= args.first_player <= args.players:
         raise UserError(f"--first-player {args.first_player}: expected 1 to {args.players}")
     if args.record is not None:
@@ -73,7 +66,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
         "first_player": args.first_player - 1,
     }
     state = cookie.new_game(options, args.seed)
-    table = Table(state, parse_seats(args.seat, args.players), args.seed, stdin, out)
+    table = Table(state, seats, args.seed, stdin, out)
     try:
         table.play()
     except BrokenPipeError:

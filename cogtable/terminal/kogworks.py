@@ -17,15 +17,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from cogtable.commands._seats import (
+    HUMAN,
+    STRONG,
+    SeatDefaults,
+    SeatKinds,
+    SeatRule,
+    add_players_argument,
+    add_seat_arguments,
+    seat_kinds,
+)
 from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games.core import IllegalAction, State
 from games.kogworks import BASES, PLAYERS, TOP, new_game, parse, peg_at
+from games.kogworks.players import OLD_NAMES
 from games.kogworks.players import PLAYERS as BUILT_IN
 from games.kogworks.state import KogworksState
 
 HELP = "Kogworks: link your base wheel to the gold top wheel (Red vs Blue)."
-SEATS = ("human", *BUILT_IN)
+SEATS = SeatRule(
+    SeatKinds.of_game(BUILT_IN, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+)
+"""Who may sit, and who sits where the command line names nobody."""
 
 PROMPT_HELP = f"""\
 Moves:   +7.3      place a cog from your reserve on row 7, position 3
@@ -39,9 +53,9 @@ _REVERSE = "\033[7m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Seats, seed, record file and the game's options."""
-    parser.add_argument("--red", choices=SEATS, default="human", help="who plays Red")
-    parser.add_argument("--blue", choices=SEATS, default="greedy", help="who plays Blue")
+    """Seats (1 is Red, 2 is Blue), seed, record file and the game's options."""
+    add_players_argument(parser, 2, "always 2 (seat 1 Red, seat 2 Blue)", choices=(2,))
+    add_seat_arguments(parser, SEATS, colours=("red", "blue"))
     parser.add_argument("--seed", type=int, default=0, help="seed for built-in players")
     parser.add_argument("--record", type=Path, metavar="FILE", help="write the JSON record")
     parser.add_argument("--first", choices=("red", "blue"), default="red", help="who starts")
@@ -54,12 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game to its end (or until a human quits); write the record if asked."""
+    red, blue = seat_kinds(args, 2, SEATS)
     options = {"first": args.first, "repetition_draw": args.repetition_draw}
     if args.record is not None:
         check_writable(args.record)
     state = new_game(options, args.seed)
     rng = random.Random(args.seed)
-    seats = (args.red, args.blue)
+    seats = (red, blue)
     colour = wants_colour(sys.stdout)
     finished = play(state, seats, rng, colour)
     if args.record is not None:

@@ -1,4 +1,4 @@
-"""Built-in C.O.G. players: ``random`` and ``greedy``.
+"""Built-in C.O.G. players: ``random`` and ``strong`` (greedy).
 
 A player is a function ``(state, player, rng) -> action`` that picks one of
 ``state.legal_actions(player)``. The random player first picks a kind of
@@ -56,4 +56,8 @@ def _word_preference(action: PlaceWord) -> tuple[int, bool, str]:
     return len(action.word), action.chosen_wild() is None, action.notation()
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+PLAYERS: dict[str, Player] = {"random": random_player, "strong": greedy_player}
+"""The built-in players by name (old names too): ``strong`` is the best, as in every game."""
+OLD_NAMES = {"greedy": "strong"}
+"""A name older scripts use for a built-in player, and the name it has now."""
+PLAYERS.update({old: PLAYERS[new] for old, new in OLD_NAMES.items()})

@@ -1,4 +1,4 @@
-"""Built-in Cogs and Commissars players: ``random`` and ``greedy``.
+"""Built-in Cogs and Commissars players: ``random`` and ``strong`` (greedy).
 
 A player is a function ``(state, player, rng) -> Action`` that picks one of
 ``state.legal_actions(player)``; it never sees more than the rules let it use.
@@ -82,11 +82,11 @@ INTERJECT_SCORE = 3.0
 
 
 def wants_to_interject(
-    state: CommissarsState, player: int, rng: random.Random, kind: str = "greedy"
+    state: CommissarsState, player: int, rng: random.Random, kind: str = "strong"
 ) -> Action | None:
     """A Blitz ``player`` plays now in another player's phase, or ``None`` to let play go on.
 
-    ``random`` interjects now and then with any of its Blitz plays; ``greedy``
+    ``random`` interjects now and then with any of its Blitz plays; ``strong``
     only with one that clearly pays (such as Hire Assassin on a leader's
     Commissar), never with a Military Action that would do nothing.
     """
@@ -107,5 +107,8 @@ def _interject_score(state: CommissarsState, player: int, action: Action) -> flo
     return _score(state, player, action)
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
-"""Built-in players by name."""
+PLAYERS: dict[str, Player] = {"random": random_player, "strong": greedy_player}
+"""The built-in players by name (old names too): ``strong`` is the best, as in every game."""
+OLD_NAMES = {"greedy": "strong"}
+"""A name older scripts use for a built-in player, and the name it has now."""
+PLAYERS.update({old: PLAYERS[new] for old, new in OLD_NAMES.items()})

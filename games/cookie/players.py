@@ -1,4 +1,4 @@
-"""Built-in players for The Cookie: ``random`` and ``reasoner``.
+"""Built-in players for The Cookie: ``random`` and ``strong`` (the reasoner).
 
 A player sees only ``state.view(seat)`` and ``state.legal_actions(seat)``, so
 it never peeks at secrets. ``reasoner`` infers roles from the cards turned up:
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from games.core import Action, State
@@ -60,8 +60,11 @@ class Reasoner:
         return self.rng.choice(legal)
 
 
-PLAYERS = {"random": RandomPlayer, "reasoner": Reasoner}
-"""Built-in players by name."""
+PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "strong": Reasoner}
+"""The built-in players by name (old names too): ``strong`` is the best, as in every game."""
+OLD_NAMES = {"reasoner": "strong"}
+"""A name older scripts use for a built-in player, and the name it has now."""
+PLAYERS.update({old: PLAYERS[new] for old, new in OLD_NAMES.items()})
 
 
 def make_player(kind: str, seed: int = 0) -> Player:

@@ -1,4 +1,4 @@
-"""Built-in Kogworks players: ``random`` and ``greedy``.
+"""Built-in Kogworks players: ``random`` and ``strong`` (greedy).
 
 A player is a function ``(state, rng) -> action`` for the player to move; the
 ``rng`` is the only source of randomness, so a seeded game repeats exactly.
@@ -77,5 +77,8 @@ def gap(occupied: int, player: int) -> int:
     return steps
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
-"""The built-in players by name."""
+PLAYERS: dict[str, Player] = {"random": random_player, "strong": greedy_player}
+"""The built-in players by name (old names too): ``strong`` is the best, as in every game."""
+OLD_NAMES = {"greedy": "strong"}
+"""A name older scripts use for a built-in player, and the name it has now."""
+PLAYERS.update({old: PLAYERS[new] for old, new in OLD_NAMES.items()})

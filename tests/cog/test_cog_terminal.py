@@ -24,8 +24,13 @@ def test_built_in_players_finish_a_game(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_bad_seats_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "cog", "--players", "2", "--seats", "random,wizard"]) == 2
-    assert "unknown seat kind 'wizard'" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "'wizard' is no player; use one of human, random, strong" in error
+    assert error.count("\n") == 1
     assert main(["play", "cog", "--players", "2", "--seats", "random"]) == 2
+    assert "names 1 seat for 2 players" in capsys.readouterr().err
+    assert main(["play", "cog", "--players", "2", "--seat", "3=random"]) == 2
+    assert "--seat 3=random: there are seats 1 to 2 only" in capsys.readouterr().err
 
 
 def test_a_human_picks_by_number_and_may_quit(

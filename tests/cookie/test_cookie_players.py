@@ -24,9 +24,10 @@ def finish(state: State, kinds: list[str], seed: int) -> list[int]:
 
 
 def test_unknown_player_kind_is_named() -> None:
-    with pytest.raises(ValueError, match="random, reasoner"):
+    with pytest.raises(ValueError, match="random, strong, reasoner"):
         make_player("oracle")
-    assert set(PLAYERS) == {"random", "reasoner"}
+    assert set(PLAYERS) == {"random", "strong", "reasoner"}
+    assert PLAYERS["strong"] is PLAYERS["reasoner"]
 
 
 @pytest.mark.parametrize(
