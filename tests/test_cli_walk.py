@@ -440,6 +440,23 @@ WALKS: dict[str, list[Case]] = {
     ],
     **{f"sim {game}": sim_cases(game) for game in ("cog", "commissars", "cookie", "kogworks")},
     "status": status_cases("status"),
+    "web": [
+        case("missing file", "there is no such folder", "web", "--state-dir", "{d}/missing"),
+        case("folder", "it is a file, not a folder", "web", "--state-dir", "{d}/afile"),
+        *with_profile(("web", "--state-dir", "{d}/state")),
+        case(
+            "wrong types", "not an IP address", "web", "--state-dir", "{d}/state", "--listen", "x"
+        ),
+        case(
+            "absurd number",
+            "a port is 0 to 65535",
+            "web",
+            "--state-dir",
+            "{d}/state",
+            "--port",
+            HUGE,
+        ),
+    ],
 }
 
 
