@@ -4,7 +4,12 @@ Seeded and deterministic. The mock table's camera uses it and the tests measure
 the reader with it, so it draws what a real camera sees: gear-shaped cogs with
 shading and drop shadows, a tilted and rotated camera, lighting gradients,
 colour casts, sensor noise, blur, JPEG artefacts, and optionally a hand and arm
-over the board or a cog held above a peg.
+over the board or a cog held above a peg. Cogs may stand above the board (their
+tops seen where a tilted camera sees that height: a parallax), bright light may
+clip and glint, a bump may blur the frame along a line. A :class:`Look` says how
+the set is drawn; :data:`HELD_OUT_LOOK` draws it differently (other paints and
+wood, bright metal pins and hubs, other gears), for measuring a reader that was
+never tuned on it.
 
 >>> renderer = Renderer()
 >>> scene = random_scene(np.random.default_rng(1), start_position(), (320, 240))
@@ -37,6 +42,51 @@ TABLE_BGR = (40, 62, 92)
 SKIN_BGR = (125, 155, 205)
 PEG_BGR = (70, 70, 75)
 
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How the set is drawn: paints, wood, pins, cog hubs, gear teeth and marker ink.
+
+    ``hub`` and ``hole`` are the colours of a cog's hub ring and the hole at
+    its centre; None draws them as dark shades of the cog's paint.
+    """
+
+    board: BGR = BOARD_BGR
+    sheet: BGR = SHEET_BGR
+    red: BGR = COLOURS_BGR["red"]
+    blue: BGR = COLOURS_BGR["blue"]
+    gold: BGR = COLOURS_BGR["gold"]
+    pin: BGR = PEG_BGR
+    hub: BGR | None = None
+    hole: BGR | None = None
+    teeth: int = 12
+    grain: float = 6.0
+    ink: int = 15
+
+    def paint(self, colour: str) -> BGR:
+        """The BGR paint of a cog colour."""
+        return {"red": self.red, "blue": self.blue, "gold": self.gold}[colour]
+
+
+REFERENCE_LOOK = Look()
+"""The look the reader was tuned on."""
+HELD_OUT_LOOK = Look(
+    board=(138, 176, 206),
+    sheet=(214, 222, 226),
+    red=(52, 38, 178),
+    blue=(172, 112, 48),
+    gold=(28, 150, 208),
+    pin=(196, 198, 204),
+    hub=(178, 182, 188),
+    hole=(70, 70, 72),
+    teeth=10,
+    grain=9.0,
+    ink=34,
+)
+"""A differently drawn set (bright metal pins and hubs): never used for tuning."""
+
 
 @dataclass(frozen=True)
 class Camera:
@@ -47,6 +97,8 @@ class Camera:
     roll_deg: float = 0.0
     fill: float = 0.9
     shift: tuple[float, float] = (0.0, 0.0)
+    distance: float = 1000.0
+    """Millimetres from the camera to the board centre: how much a cog's height shows."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +119,9 @@ class Sensor:
     noise: float = 0.0
     blur: float = 0.0
     jpeg: int | None = None
+    motion: float = 0.0
+    """Length (pixels) of a straight motion blur, as when the table is bumped."""
+    motion_deg: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -107,8 +162,24 @@ class LampShadow:
 
 
 @dataclass(frozen=True)
+class Glare:
+    """Strong light: a bright patch that clips and small specular glints.
+
+    ``centre`` and ``radius`` (board mm) place a soft patch that adds up to
+    ``strength`` grey levels of white light; each of ``spots`` (board mm) is a
+    glint of ``spot_radius`` mm that saturates.
+    """
+
+    centre: tuple[float, float] = (0.0, 0.0)
+    radius: float = 120.0
+    strength: float = 90.0
+    spots: tuple[tuple[float, float], ...] = ()
+    spot_radius: float = 2.0
+
+
+@dataclass(frozen=True)
 class Scene:
-    """Everything one synthetic frame shows."""
+    """Everything one synthetic frame shows; ``cog_height`` is how far (mm) cog tops stand up."""
 
     position: Position
     size: tuple[int, int] = (640, 480)
@@ -118,6 +189,8 @@ class Scene:
     hand: Hand | None = None
     held: HeldCog | None = None
     shadow: LampShadow | None = None
+    cog_height: float = 0.0
+    glare: Glare | None = None
 
 
 def random_scene(
@@ -168,10 +241,19 @@ def random_lamp(rng: np.random.Generator) -> LampShadow:
     )
 
 
-def camera_homography(geometry: BoardGeometry, camera: Camera, size: tuple[int, int]) -> np.ndarray:
-    """3x3 map from board mm to image pixels for a pinhole camera looking at the board."""
-    raw = _pinhole(camera, 1.1 * size[0], distance=1000.0)
-    return framed(raw, _sheet_corners(geometry), camera, size)
+def camera_homography(
+    geometry: BoardGeometry, camera: Camera, size: tuple[int, int], height: float = 0.0
+) -> np.ndarray:
+    """3x3 map from board mm to image pixels for a pinhole camera looking at the board.
+
+    With ``height`` the map is of the plane that many mm above the board (the
+    tops of cogs), framed as the board is.
+    """
+    raw = _pinhole(camera, 1.1 * size[0], camera.distance)
+    board = framed(raw, _sheet_corners(geometry), camera, size)
+    if height == 0.0:
+        return board
+    return board @ np.linalg.inv(raw) @ _pinhole(camera, 1.1 * size[0], camera.distance, height)
 
 
 def framed(
@@ -190,8 +272,9 @@ def framed(
     return move @ raw
 
 
-def _pinhole(camera: Camera, focal: float, distance: float) -> np.ndarray:
-    """Homography K [r1 r2 t] of a camera tilted towards the board centre."""
+def _pinhole(camera: Camera, focal: float, distance: float, height: float = 0.0) -> np.ndarray:
+    """Homography K [r1 r2 t] of a camera tilted towards the board centre (of the plane at
+    ``height`` mm above the board: the camera is on the side of negative z)."""
     tilt, azimuth, roll = (
         math.radians(a) for a in (camera.tilt_deg, camera.azimuth_deg, camera.roll_deg)
     )
@@ -206,7 +289,8 @@ def _pinhole(camera: Camera, focal: float, distance: float) -> np.ndarray:
     rotation = np.array([right, down, forward])
     translation = -rotation @ centre
     intrinsics = np.array([[focal, 0, 0], [0, focal, 0], [0, 0, 1.0]])
-    return intrinsics @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+    lifted = translation - height * rotation[:, 2]
+    return intrinsics @ np.column_stack([rotation[:, 0], rotation[:, 1], lifted])
 
 
 def _sheet_corners(geometry: BoardGeometry) -> np.ndarray:
@@ -215,10 +299,11 @@ def _sheet_corners(geometry: BoardGeometry) -> np.ndarray:
 
 
 class Renderer:
-    """Draws scenes of one board; caches the empty board and the cog sprites."""
+    """Draws scenes of one board in one :class:`Look`; caches the empty board and cog sprites."""
 
-    def __init__(self, geometry: BoardGeometry | None = None) -> None:
+    def __init__(self, geometry: BoardGeometry | None = None, look: Look = REFERENCE_LOOK) -> None:
         self.geometry = geometry or BoardGeometry()
+        self.look = look
         self._boards: dict[float, np.ndarray] = {}
 
     def render(self, scene: Scene, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -226,7 +311,11 @@ class Renderer:
         rng = np.random.default_rng(seed)
         homography = camera_homography(self.geometry, scene.camera, scene.size)
         scale = self._texture_scale(homography)
-        texture = self._board_with_cogs(scene.position, scale, rng)
+        lift = None
+        if scene.cog_height > 0:
+            top = camera_homography(self.geometry, scene.camera, scene.size, scene.cog_height)
+            lift = np.linalg.inv(homography) @ top
+        texture = self._board_with_cogs(scene.position, scale, rng, lift)
         to_texture = board_to_sheet_pixels(self.geometry, scale)
         image = cv2.warpPerspective(
             texture,
@@ -243,30 +332,68 @@ class Renderer:
         if scene.hand is not None:
             self._draw_hand(image, scene.hand, homography, rng)
         image = _light(image, scene.lighting)
+        if scene.glare is not None:
+            _add_glare(image, scene.glare, homography)
         return _sense(image, scene.sensor, rng), homography
 
     def _texture_scale(self, homography: np.ndarray) -> float:
         """Texture pixels per mm: about twice the image's, so warping never magnifies."""
         return round(float(np.clip(2 * _pixels_per_mm(homography, (0.0, 0.0)), 1.0, 4.0)) * 4) / 4
 
-    def _board_with_cogs(self, position: Position, scale: float, rng: np.random.Generator):
+    def _board_with_cogs(
+        self, position: Position, scale: float, rng: np.random.Generator, lift=None
+    ) -> np.ndarray:
+        """The board texture with its cogs; ``lift`` maps board mm to where cog tops appear."""
         if scale not in self._boards:
-            self._boards[scale] = _empty_board(self.geometry, scale)
+            self._boards[scale] = _empty_board(self.geometry, scale, self.look)
         texture = self._boards[scale].copy()
         to_texture = board_to_sheet_pixels(self.geometry, scale)
-        centres = project(to_texture, self.geometry.peg_positions())
-        for peg, centre in zip(PEGS, centres, strict=True):
+        pegs = self.geometry.peg_positions()
+        centres = project(to_texture, pegs)
+        for peg, base, centre in zip(PEGS, pegs, centres, strict=True):
             colour = position.get(peg)
-            if colour is not None:
-                sprite = _cog_sprite(self.geometry.peg_pitch, scale, colour, int(rng.integers(6)))
-                _composite(texture, sprite, centre, rng.uniform(0.96, 1.04, 3))
+            if colour is None:
+                continue
+            turn = int(rng.integers(6))
+            tint = rng.uniform(0.96, 1.04, 3)
+            if lift is None:
+                sprite = _cog_sprite(self.look, self.geometry.peg_pitch, scale, colour, turn)
+                _composite(texture, sprite, centre, tint)
+            else:
+                self._lifted_cog(
+                    texture,
+                    (colour, turn, tint),
+                    base,
+                    scale=scale,
+                    lift=lift,
+                    to_texture=to_texture,
+                )
         return texture
+
+    def _lifted_cog(
+        self, texture, cog, base: np.ndarray, *, scale: float, lift, to_texture
+    ) -> None:
+        """A cog standing up: its darker side wall from the board up, then its top.
+
+        In the board texture the top is drawn where (and as large as) the camera
+        sees it: ``lift`` moves a peg to the point of the board behind its top.
+        """
+        colour, turn, tint = cog
+        top = project(lift, base[None])[0]
+        growth = _pixels_per_mm(lift, (float(base[0]), float(base[1])))
+        for step in (0.0, 0.35, 0.7, 1.0):
+            at = base + step * (top - base)
+            size = round(scale * (1 + step * (growth - 1)) * 50) / 50
+            sprite = _cog_sprite(self.look, self.geometry.peg_pitch, size, colour, turn)
+            shade = tint * (1.0 if step == 1.0 else 0.5 + 0.15 * step)
+            _composite(texture, sprite, project(to_texture, at[None])[0], shade)
 
     def _draw_held_cog(self, image: np.ndarray, held: HeldCog, homography: np.ndarray) -> None:
         """A cog above a peg: its blurred shadow on the peg, itself larger and offset."""
         peg_mm = self.geometry.peg_position(held.peg)
         ppm = _pixels_per_mm(homography, peg_mm)
-        sprite = _cog_sprite(self.geometry.peg_pitch, ppm * held.scale, held.colour, 0).copy()
+        pitch = self.geometry.peg_pitch
+        sprite = _cog_sprite(self.look, pitch, ppm * held.scale, held.colour, 0).copy()
         shadow = cv2.GaussianBlur(sprite[..., 3], (0, 0), 2 + held.blur)
         at = project(homography, np.array([peg_mm]))[0]
         _darken(image, shadow * 0.4, at)
@@ -356,49 +483,51 @@ def _pixels_per_mm(homography: np.ndarray, at: tuple[float, float]) -> float:
     return float(math.sqrt(abs(ax * by - ay * bx)))
 
 
-def _empty_board(geometry: BoardGeometry, scale: float) -> np.ndarray:
+def _empty_board(geometry: BoardGeometry, scale: float, look: Look = REFERENCE_LOOK) -> np.ndarray:
     """The sheet, disk, pegs and markers seen from straight above, float32 BGR."""
     width, height = (round(s * scale) for s in geometry.sheet_size)
     texture = np.empty((height, width, 3), np.float32)
-    texture[:] = SHEET_BGR
+    texture[:] = look.sheet
     to_texture = board_to_sheet_pixels(geometry, scale)
     centre = _pt(project(to_texture, np.zeros((1, 2)))[0])
     radius = round(geometry.disk_radius * scale)
-    cv2.circle(texture, centre, radius, BOARD_BGR, -1, cv2.LINE_AA)
-    cv2.circle(texture, centre, radius, (110, 130, 150), max(1, round(scale)), cv2.LINE_AA)
-    grain = cv2.GaussianBlur(np.random.default_rng(7).normal(0, 6, (height, width)), (0, 0), 2)
+    cv2.circle(texture, centre, radius, look.board, -1, cv2.LINE_AA)
+    edge = tuple(0.67 * v for v in look.board)
+    cv2.circle(texture, centre, radius, edge, max(1, round(scale)), cv2.LINE_AA)
+    noise = np.random.default_rng(7).normal(0, look.grain, (height, width))
+    grain = cv2.GaussianBlur(noise, (0, 0), 2)
     texture += grain[..., None].astype(np.float32)
     for peg in project(to_texture, geometry.peg_positions()):
         cv2.circle(
             texture,
             _pt(peg),
             max(1, round(0.07 * geometry.peg_pitch * scale)),
-            PEG_BGR,
+            look.pin,
             -1,
             cv2.LINE_AA,
         )
     for marker_id in geometry.marker_ids():
-        _draw_marker(texture, geometry, marker_id, to_texture)
+        _draw_marker(texture, geometry, marker_id, to_texture, look.ink)
     return texture
 
 
-def _draw_marker(texture, geometry: BoardGeometry, marker_id: int, to_texture) -> None:
+def _draw_marker(texture, geometry: BoardGeometry, marker_id: int, to_texture, ink: int) -> None:
     corners = project(to_texture, geometry.marker_corners(marker_id))
     x0, y0 = (round(v) for v in corners[0])
     side = round(corners[2, 0] - corners[0, 0])
     texture[y0 : y0 + side, x0 : x0 + side] = (
-        marker_image(marker_id, side)[..., None] * (215 / 255) + 15
+        marker_image(marker_id, side)[..., None] * ((230 - ink) / 255) + ink
     )
 
 
-@lru_cache(maxsize=64)
-def _cog_sprite(pitch: float, scale: float, colour: str, turn: int) -> np.ndarray:
+@lru_cache(maxsize=256)
+def _cog_sprite(look: Look, pitch: float, scale: float, colour: str, turn: int) -> np.ndarray:
     """A shaded gear seen from above: BGR float32 with alpha in channel 3."""
     outer = 0.56 * pitch * scale
     size = math.ceil(2 * outer + 4) | 1
     mid = size // 2
     alpha = np.zeros((size, size), np.float32)
-    cv2.fillPoly(alpha, [_gear_outline(outer, mid, turn)], 1.0, cv2.LINE_AA)
+    cv2.fillPoly(alpha, [_gear_outline(outer, mid, turn, look.teeth)], 1.0, cv2.LINE_AA)
     ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - mid
     shade = 1.0 - 0.2 * (xs + ys) / (math.sqrt(2) * outer)
     rim = cv2.erode(
@@ -406,9 +535,13 @@ def _cog_sprite(pitch: float, scale: float, colour: str, turn: int) -> np.ndarra
     )
     shade *= 0.72 + 0.28 * rim
     radius = np.hypot(xs, ys)
-    shade[radius < 0.12 * pitch * scale] = 0.35
-    shade[radius < 0.06 * pitch * scale] = 0.6
-    bgr = np.array(COLOURS_BGR[colour], np.float32) * shade[..., None]
+    hub, hole = radius < 0.12 * pitch * scale, radius < 0.06 * pitch * scale
+    shade[hub] = 0.35
+    shade[hole] = 0.6
+    bgr = np.array(look.paint(colour), np.float32) * shade[..., None]
+    for inside, metal in ((hub, look.hub), (hole, look.hole)):
+        if metal is not None:
+            bgr[inside] = metal
     return np.dstack([bgr, alpha])
 
 
@@ -472,15 +605,75 @@ def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
     return cv2.multiply(image, gain)
 
 
+def _add_glare(image: np.ndarray, glare: Glare, homography: np.ndarray) -> None:
+    """Add white light: a soft patch (computed coarse) and saturating glints, in place."""
+    height, width = image.shape[:2]
+    ppm = _pixels_per_mm(homography, glare.centre)
+    centre = project(homography, np.array([glare.centre]))[0]
+    sigma = max(glare.radius * ppm / 2, 1.0)
+
+    def patch(shape: tuple[int, int]) -> np.ndarray:
+        ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+        dx = (xs + 0.5) * width / shape[1] - centre[0]
+        dy = (ys + 0.5) * height / shape[0] - centre[1]
+        return glare.strength * np.exp(-(dx**2 + dy**2) / (2 * sigma**2))
+
+    light = _coarse(patch, (height, width))
+    if glare.spots:
+        spots = np.zeros((height, width), np.float32)
+        for spot in project(homography, np.array(glare.spots, np.float64)):
+            radius = max(1, round(glare.spot_radius * ppm))
+            cv2.circle(spots, _pt(spot), radius, 400.0, -1, cv2.LINE_AA)
+        light += cv2.GaussianBlur(spots, (0, 0), 0.8)
+    image += light[..., None]
+
+
+def _motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """A normalised straight-line blur kernel ``length`` pixels long."""
+    size = max(3, math.ceil(length) | 1)
+    kernel = np.zeros((size, size), np.float32)
+    mid = size // 2
+    offset = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+    offset *= length / 2
+    cv2.line(
+        kernel,
+        _pt((mid - offset[0], mid - offset[1])),
+        _pt((mid + offset[0], mid + offset[1])),
+        1.0,
+        1,
+        cv2.LINE_AA,
+    )
+    return kernel / kernel.sum()
+
+
+@lru_cache(maxsize=4)
+def _noise_bank(height: int, width: int) -> np.ndarray:
+    """Unit Gaussian noise a little larger than a frame; frames take shifted crops of it."""
+    bank = np.random.default_rng(11).standard_normal(
+        (height + NOISE_MARGIN, width + NOISE_MARGIN, 3)
+    )
+    return bank.astype(np.float32)
+
+
+NOISE_MARGIN = 64
+
+
 def _sense(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.ndarray:
-    """Blur, noise, clipping to 8 bits and JPEG compression."""
+    """Blur, motion blur, noise, clipping to 8 bits and JPEG compression.
+
+    The noise is a crop of a fixed noise field at a random shift (per frame): as
+    random from frame to frame as a sensor's, and much cheaper than drawing it.
+    """
     if sensor.blur > 0.05:
         image = cv2.GaussianBlur(image, (0, 0), sensor.blur)
+    if sensor.motion > 0.5:
+        image = cv2.filter2D(image, -1, _motion_kernel(sensor.motion, sensor.motion_deg))
     if sensor.noise > 0:
-        cv2.setRNGSeed(int(rng.integers(2**31)))
-        noise = np.empty_like(image)
-        cv2.randn(noise, 0.0, float(sensor.noise))
-        image = cv2.add(image, noise)
+        shift = int(rng.integers(2**31))
+        dy, dx = shift % NOISE_MARGIN, (shift // NOISE_MARGIN) % NOISE_MARGIN
+        height, width = image.shape[:2]
+        noise = _noise_bank(height, width)[dy : dy + height, dx : dx + width]
+        image = cv2.scaleAdd(noise, float(sensor.noise), image)
     frame = cv2.convertScaleAbs(np.clip(image, 0, 255, out=image))
     if sensor.jpeg is not None:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, sensor.jpeg])
