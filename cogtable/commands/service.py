@@ -25,6 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
         sub.add_argument("--root", type=Path, default=Path("/"), help="install into this root")
         sub.set_defaults(service_action=_install if name == "install" else _uninstall)
+    install_parser = actions.choices["install"]
+    install_parser.add_argument(
+        "--web", action="store_true", help="also install and start the web live view (cogtable web)"
+    )
+    install_parser.add_argument(
+        "--listen",
+        default=None,
+        help="with --web: the address the page is served on (default 127.0.0.1, this Pi only)",
+    )
     run_parser = actions.add_parser(
         "run", help="Run the table (systemd's ExecStart).", description="Run the table."
     )
@@ -46,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _install(args: argparse.Namespace) -> int:
-    plan = install.install_plan(_root(args.root), install.installed_executable())
+    if args.listen is not None and not args.web:
+        raise UserError("--listen is the web view's address: give it with --web")
+    web = (args.listen or install.WEB_LOCALHOST) if args.web else None
+    plan = install.install_plan(_root(args.root), install.installed_executable(), web=web)
     install.carry_out(plan, args.dry_run)
     return 0
 

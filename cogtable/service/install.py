@@ -9,7 +9,9 @@ What is installed: the unit (``ExecStart`` pointing at this installation's
 ``cogtable``), the udev rule for the Pico, the ``cogtable`` user and its groups
 as a ``sysusers.d`` entry, a starter profile (an existing one is kept) and a
 ``/usr/local/bin/cogtable`` link, so that ``cogtable`` (and ``sudo cogtable``)
-is on the PATH.
+is on the PATH. With ``--web`` also the web live view's unit
+(``cogtable-web.service``, off unless asked for), listening on localhost or on
+the ``--listen`` address.
 
 An installation that cannot work is refused before anything is written: an
 ``ExecStart`` under ``/home`` or ``/tmp``, which the unit hides from the service
@@ -28,6 +30,8 @@ image's ``systemd-sysusers`` makes the user at its first boot.
 
 from __future__ import annotations
 
+import importlib.util
+import ipaddress
 import os
 import shutil
 import subprocess
@@ -42,6 +46,11 @@ from cogtable.errors import UserError
 from hardware.profile import ProfileError, load_profile
 
 SERVICE = "cogtable.service"
+WEB_SERVICE = "cogtable-web.service"
+"""The web live view's unit, installed only with ``--web``."""
+WEB_LOCALHOST = "127.0.0.1"
+WEB_NEEDS = ("starlette", "uvicorn")
+"""What ``cogtable web`` imports: the ``web`` extra."""
 RULES = "99-cogtable.rules"
 SYSUSERS = "cogtable.sysusers"
 """The sysusers.d entry in ``systemd/``; installed as ``/etc/sysusers.d/cogtable.conf``."""
@@ -104,6 +113,42 @@ def render_unit(executable: str) -> str:
     """The unit file with ExecStart pointing at this installation's cogtable."""
     text = (systemd_folder() / SERVICE).read_text(encoding="utf-8")
     return text.replace(DEFAULT_EXEC, executable)
+
+
+def render_web_unit(executable: str, listen: str = WEB_LOCALHOST) -> str:
+    """The web unit with ExecStart pointing at this cogtable and listening on ``listen``.
+
+    A loopback address keeps the unit's ``IPAddressAllow=localhost``; any other
+    address is a choice to serve a network, so the unit then allows any peer.
+    """
+    address = web_address(listen)
+    text = (systemd_folder() / WEB_SERVICE).read_text(encoding="utf-8")
+    text = text.replace(DEFAULT_EXEC, executable).replace(
+        f"--listen {WEB_LOCALHOST}", f"--listen {address}"
+    )
+    if not ipaddress.ip_address(address).is_loopback:
+        text = text.replace("IPAddressAllow=localhost", "IPAddressAllow=any")
+    return text
+
+
+def web_address(listen: str) -> str:
+    """``listen`` as an IP address; UserError for anything else (a host name, garbage)."""
+    try:
+        return str(ipaddress.ip_address(listen))
+    except ValueError:
+        raise UserError(
+            f"--listen {listen!r}: not an IP address (e.g. 127.0.0.1, 0.0.0.0, ::)"
+        ) from None
+
+
+def check_web_extra() -> None:
+    """Refuse ``--web`` where ``cogtable web`` could not start: the ``web`` extra is missing."""
+    missing = [name for name in WEB_NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UserError(
+            f"cannot install the web view: {', '.join(missing)} missing in this cogtable's "
+            "environment; install the web extra first (pip install 'cogtable[web]')"
+        )
 
 
 def starter_profile() -> str:
@@ -211,13 +256,20 @@ def missing_groups(root: Path, live: bool) -> list[str]:
     return [group for group in GROUPS if group not in present]
 
 
-def install_plan(root: Path, executable: str, live: bool | None = None) -> list[Step]:
+def install_plan(
+    root: Path, executable: str, live: bool | None = None, web: str | None = None
+) -> list[Step]:
     """Every step of an installation into ``root``; UserError if it could not work.
 
     ``live`` (default: ``root`` is ``/``) installs for the running system:
     systemd-sysusers, udev and systemd are run, and the service is started.
+    ``web``, an address to listen on, also installs and enables the web view.
     """
     check_executable(executable)
+    web_unit = None
+    if web is not None:
+        web_unit = render_web_unit(executable, web)
+        check_web_extra()
     live = root == Path("/") if live is None else live
     files = systemd_folder()
     sysusers = root / SYSUSERS_CONF
@@ -230,9 +282,13 @@ def install_plan(root: Path, executable: str, live: bool | None = None) -> list[
         _write_step(installed_profile(root), starter_profile(), keep_existing=True),
         _link_step(root / COMMAND_LINK, executable),
     ]
+    if web_unit is not None:
+        steps.append(_write_step(root / "etc/systemd/system" / WEB_SERVICE, web_unit))
+    units = [SERVICE, *([WEB_SERVICE] if web_unit is not None else [])]
     if not live:
-        return [*steps, _command_step(["systemctl", f"--root={root}", "enable", SERVICE])]
-    return [*steps, *_live_service_steps(root)]
+        return [*steps, _command_step(["systemctl", f"--root={root}", "enable", *units])]
+    web_steps = [_command_step(["systemctl", "enable", "--now", WEB_SERVICE])] if web_unit else []
+    return [*steps, *_live_service_steps(root), *web_steps]
 
 
 def _group_notes(root: Path, live: bool) -> list[Step]:
@@ -312,11 +368,14 @@ def uninstall_plan(root: Path, purge: bool) -> list[Step]:
     ``purge`` also removes the sysusers.d entry (the user itself is never deleted).
     """
     steps: list[Step] = []
+    web_unit = root / "etc/systemd/system" / WEB_SERVICE
+    units = [SERVICE, *([WEB_SERVICE] if web_unit.is_file() else [])]
     if root == Path("/"):
-        steps.append(_command_step(["systemctl", "disable", "--now", SERVICE]))
+        steps.append(_command_step(["systemctl", "disable", "--now", *units]))
     else:
-        steps.append(_command_step(["systemctl", f"--root={root}", "disable", SERVICE]))
+        steps.append(_command_step(["systemctl", f"--root={root}", "disable", *units]))
     targets = [root / "etc/systemd/system" / SERVICE, root / "etc/udev/rules.d" / RULES]
+    targets += [web_unit] if web_unit.is_file() else []
     link = root / COMMAND_LINK
     if link.is_symlink() and Path(os.readlink(link)).name == "cogtable":
         targets.append(link)
