@@ -14,6 +14,10 @@ Options:
 - ``factions``: comma-separated faction per seat (empty: the data file's order;
   not with ``leader_deal = "random"``, where the deal decides);
 - ``first_player``: the seat that starts (0-based);
+- ``hands``: ``known`` (the default: every card drawn is named, as ``cogtable
+  play`` and simulations need) or ``unknown`` (table mode: a draw adds an unseen
+  card to the hand, and a card played must be one the hand could hold; see
+  :mod:`games.commissars.table_mode`);
 - ``max_turns``: end the game without a winner after this many turns (0, the
   default: never, as the rulebook has it: "turns continue around the table until
   someone wins"). Simulations and benchmarks set a cap, since random players
@@ -28,9 +32,20 @@ from typing import Any
 
 from games.core import BadOptions, merge_options
 
-from .actions import ACTIONS, Choose, Discard, EndPhase, Pass, Pick, Play, Retarget, TopCard
+from .actions import (
+    ACTIONS,
+    Choose,
+    Discard,
+    EndPhase,
+    Pass,
+    Pick,
+    Play,
+    Retarget,
+    TopCard,
+    UnseenDraw,
+)
 from .cards import CardSet, load_cards
-from .state import DECK_MODES, CommissarsState
+from .state import DECK_MODES, HAND_MODES, CommissarsState
 
 NAME = "commissars"
 LEADER_DEALS = ("choose", "random")
@@ -42,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "factions": "",
     "first_player": 0,
     "max_turns": 0,
+    "hands": "known",
 }
 
 __all__ = [
@@ -58,6 +74,7 @@ __all__ = [
     "Play",
     "Retarget",
     "TopCard",
+    "UnseenDraw",
     "card_set",
     "new_game",
 ]
@@ -86,6 +103,8 @@ def _check(options: Mapping[str, Any]) -> None:
     _check_leader_deal(options)
     if not 0 <= options["first_player"] < options["players"]:
         raise BadOptions(f"option 'first_player' = {options['first_player']}: not a seat")
+    if options["hands"] not in HAND_MODES:
+        raise BadOptions(f"option 'hands' = {options['hands']!r}: expected one of {HAND_MODES}")
     if options["max_turns"] < 0:
         raise BadOptions("option 'max_turns' must be 0 (no cap) or more")
 

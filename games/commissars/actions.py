@@ -24,6 +24,18 @@ class TopCard(Action):
 
 
 @dataclass(frozen=True)
+class UnseenDraw(Action):
+    """Chance, in table mode (``hands = "unknown"``): a card is drawn that nobody saw.
+
+    The drawing player's hand gains an unseen card; it becomes known when it is
+    played or discarded (or when the deck runs out and leaves no doubt).
+    """
+
+    def notation(self) -> str:
+        return "an unseen card is drawn"
+
+
+@dataclass(frozen=True)
 class Play(Action):
     """Play ``card`` from your hand (or, with ``source``, from a hand you intercepted).
 
@@ -112,7 +124,17 @@ class Pick(Action):
         return f"pick {self.card}"
 
 
-ACTIONS: tuple[type[Action], ...] = (TopCard, Play, Pass, EndPhase, Discard, Choose, Retarget, Pick)
+ACTIONS: tuple[type[Action], ...] = (
+    TopCard,
+    UnseenDraw,
+    Play,
+    Pass,
+    EndPhase,
+    Discard,
+    Choose,
+    Retarget,
+    Pick,
+)
 
 
 @dataclass(frozen=True)

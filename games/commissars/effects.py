@@ -8,7 +8,6 @@ before play moves on.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from .actions import Happened, happened
@@ -126,8 +125,7 @@ class Effects:
     def discard_from_hand(self, player: int, name: str) -> None:
         """Discard a card from hand; Gorobotchev produces for a Counter Propaganda."""
         seat = self.seats[player]
-        seat.hand[name] -= 1
-        seat.hand += Counter()
+        seat.take_from_hand(name)
         seat.discard.append(name)
         self._note("discard", player, f"player {player + 1} discards {name}")
         if self.leader_of(player) == GOROBOTCHEV and self.card(name).type == "Counter Propaganda":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,15 @@ from .cards import KINDS, POINTS
 
 @dataclass
 class Seat:
-    """One player's cards and Citizens."""
+    """One player's cards and Citizens.
+
+    With known hands (``hands = "known"``) ``hand`` and ``deck`` are exact and
+    ``unseen`` is 0. In table mode (``hands = "unknown"``) a draw puts an unseen
+    card in the hand: ``unseen`` counts them, ``hand`` holds the cards known to be
+    there (retrieved, searched out, or deduced), and ``deck`` holds the cards
+    that are in the deck *or* unseen in the hand, which the table cannot tell
+    apart; the deck itself holds ``deck.total() - unseen`` of them (:meth:`deck_size`).
+    """
 
     faction: str
     leader: str
@@ -21,6 +30,43 @@ class Seat:
     discard: list[str] = field(default_factory=list)
     citizens: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     packet: Counter[str] = field(default_factory=Counter)
+    unseen: int = 0
+
+    def hand_size(self) -> int:
+        """How many cards are in the hand, known or not."""
+        return self.hand.total() + self.unseen
+
+    def deck_size(self) -> int:
+        """How many cards are in the deck."""
+        return self.deck.total() - self.unseen
+
+    def holdable(self) -> Collection[str]:
+        """The names of the cards this hand may hold: known ones, and any unseen one could be."""
+        if not self.unseen:
+            return self.hand.keys()
+        return self.hand.keys() | self.deck.keys()
+
+    def could_hold(self, name: str) -> bool:
+        """Whether the hand holds ``name`` (known) or an unseen card of the hand could be one."""
+        return self.hand[name] > 0 or (self.unseen > 0 and self.deck[name] > 0)
+
+    def take_from_hand(self, name: str) -> None:
+        """``name`` leaves the hand: a known copy if there is one, else an unseen card is it.
+
+        Taking the known copy first keeps every hand the table thinks possible:
+        an unseen card that turned out to be ``name`` leaves fewer.
+        """
+        if self.hand[name] > 0:
+            _take(self.hand, name)
+        else:
+            _take(self.deck, name)
+            self.unseen -= 1
+
+    def resolve_unseen(self) -> None:
+        """The deck is empty, so the unseen cards are exactly the rest: they become known."""
+        if self.unseen:
+            self.hand += self.deck
+            self.deck, self.unseen = Counter(), 0
 
     def points(self) -> int:
         """The value of this player's Citizens."""
@@ -36,6 +82,7 @@ class Seat:
             list(self.discard),
             dict(self.citizens),
             _copy_counter(self.packet),
+            self.unseen,
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -48,6 +95,7 @@ class Seat:
             "discard": list(self.discard),
             "citizens": dict(self.citizens),
             "packet": dict(sorted(self.packet.items())),
+            "unseen": self.unseen,
         }
 
     def public(self) -> dict[str, Any]:
@@ -57,10 +105,17 @@ class Seat:
             "leader": self.leader,
             "citizens": dict(self.citizens),
             "points": self.points(),
-            "hand_size": self.hand.total(),
-            "deck_size": self.deck.total(),
+            "hand_size": self.hand_size(),
+            "deck_size": self.deck_size(),
             "discard": list(self.discard),
         }
+
+
+def _take(counter: Counter[str], name: str) -> None:
+    """One ``name`` out of ``counter``, dropping the key at zero (listings read the keys)."""
+    counter[name] -= 1
+    if counter[name] <= 0:
+        del counter[name]
 
 
 def _copy_counter(counter: Counter[str]) -> Counter[str]:

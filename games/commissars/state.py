@@ -54,10 +54,12 @@ from .actions import (
     Play,
     Retarget,
     TopCard,
+    UnseenDraw,
 )
 from .cards import KINDS, Card, CardSet
 from .effects import ANDROIDOPOV, SIMULENIN, Effects
 from .model import Entry, Seat
+from .table_mode import hold_refusal
 from .tasks import (
     CHANCE_TASKS,
     DECISION_TASKS,
@@ -91,6 +93,9 @@ START_PROLETARIAT = 2
 SUPPLY = {"P": 51, "B": 18, "C": 15}
 RANDOM_CARDS, DRAFT_RANDOM, PACKET = 18, 8, 10
 DECK_MODES = ("preconstructed", "random", "draft")
+HAND_MODES = ("known", "unknown")
+"""``known``: every card drawn is named (``cogtable play``, simulation); ``unknown``:
+table mode, where nobody reports which card a player draws (see :mod:`.table_mode`)."""
 MAIN_PHASES = ("discard", "propaganda", "action")
 CHANCE_REQUESTS: dict[type[ChanceTask], tuple[RequestKind, str]] = {
     Draw: ("draw", "deck, draw"),
@@ -115,6 +120,7 @@ class CommissarsState(Effects, State):
     def __init__(self, options: Mapping[str, Any], seed: int, cards: CardSet) -> None:
         super().__init__(options, seed, options["players"])
         self.cards = cards
+        self.unknown_hands = options["hands"] == "unknown"
         factions = _factions(options, cards)
         leaders = options["leaders"] and options["leader_deal"] == "choose"
         self.seats = [Seat(faction, faction if leaders else "") for faction in factions]
@@ -213,13 +219,13 @@ class CommissarsState(Effects, State):
         return [
             p
             for p in self._others_of[self.active]
-            if not blitz_names.isdisjoint(seats[p].hand) and self._holds_playable_blitz(p)
+            if not blitz_names.isdisjoint(seats[p].holdable()) and self._holds_playable_blitz(p)
         ]
 
     def _holds_playable_blitz(self, player: int) -> bool:
-        """True if some card in the hand has a Blitz play (cost payable, a target) now."""
-        hand, blitz_names = self.seats[player].hand, self.cards.blitz_names
-        for name in hand:
+        """True if some card the hand may hold has a Blitz play (cost payable, a target) now."""
+        blitz_names = self.cards.blitz_names
+        for name in self.seats[player].holdable():
             if name in blitz_names:
                 card = self.card(name)
                 if card.type == "Blitz" and card.target in UNCONDITIONAL_TARGETS:
@@ -233,14 +239,17 @@ class CommissarsState(Effects, State):
         if acting == (CHANCE,):
             if player not in (None, CHANCE):
                 return []
-            return [action for action, _ in self.chance_outcomes()]
+            return [action for action, _ in self.chance_outcomes()] + self._seen_draws()
         players = acting if player is None else [p for p in acting if p == player]
         return [action for p in players for action in self._legal_for(p)]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.to_act() != (CHANCE,):
             return []
-        source = self._chance_source(self._chance_task())
+        task = self._chance_task()
+        if self.unknown_hands and isinstance(task, Draw):
+            return [(UnseenDraw(player=CHANCE), 1.0)]
+        source = self._chance_source(task)
         total = source.total()
         return [
             (TopCard(name, player=CHANCE), count / total) for name, count in sorted(source.items())
@@ -264,6 +273,18 @@ class CommissarsState(Effects, State):
         """Pass, for the player whose turn it is to respond in an open response window."""
         responding = not self.tasks and self.window is not None and self.window[0] == player
         return Pass(player=player) if responding and self.to_act() == (player,) else None
+
+    def _seen_draws(self) -> list[Action]:
+        """In table mode, a draw the table did see: any card the deck could hold.
+
+        Not a chance outcome of its own (the draw is :class:`UnseenDraw`, odds 1):
+        it is the same draw, reported in more detail, so a game recorded with
+        known hands replays with unknown ones.
+        """
+        task = self._chance_task()
+        if not (self.unknown_hands and isinstance(task, Draw)):
+            return []
+        return [TopCard(name, player=CHANCE) for name in sorted(self.seats[task.player].deck)]
 
     def _chance_task(self) -> ChanceTask:
         """The chance task at the front (the caller knows chance acts now)."""
@@ -304,18 +325,18 @@ class CommissarsState(Effects, State):
 
     def _discard_phase_options(self, player: int) -> list[Action]:
         """Discards, Blitz plays, and ending the phase once the hand fits the limit."""
-        hand = self.seats[player].hand
-        options: list[Action] = [Discard(name, player=player) for name in sorted(hand)]
+        seat = self.seats[player]
+        options: list[Action] = [Discard(name, player=player) for name in sorted(seat.holdable())]
         options.extend(self._plays(player, in_window=True))
-        if hand.total() <= self.hand_limit:
+        if seat.hand_size() <= self.hand_limit:
             options.append(EndPhase(player=player))
         return options
 
     # -- plays and their targets -----------------------------------------------------
 
     def _plays(self, player: int, in_window: bool) -> Iterator[Play]:
-        """Every card ``player`` may play from hand now, with every target."""
-        for name in sorted(self.seats[player].hand):
+        """Every card ``player`` may play from hand (or could, if unseen) now, with every target."""
+        for name in sorted(self.seats[player].holdable()):
             yield from self._card_plays(name, player, in_window)
 
     def _card_plays(self, name: str, player: int, in_window: bool) -> Iterator[Play]:
@@ -404,7 +425,8 @@ class CommissarsState(Effects, State):
     def _decision_options(self, task: DecisionTask) -> list[Action]:
         match task:
             case DiscardCards(player):
-                return [Discard(name, player=player) for name in sorted(self.seats[player].hand)]
+                holdable = self.seats[player].holdable()
+                return [Discard(name, player=player) for name in sorted(holdable)]
             case RetargetCopy(player, entry_id):
                 return self._retarget_options(player, entry_id)
             case Intercept(player, victim):
@@ -429,7 +451,8 @@ class CommissarsState(Effects, State):
                 return sorted(name for name in set(seat.discard) if name != resolving)
             case Search(_, _, card):
                 wanted = self._search_types(card)
-                names = sorted(n for n in seat.deck if self.card(n).type in wanted)
+                in_deck = seat.deck if seat.deck_size() else ()
+                names = sorted(n for n in in_deck if self.card(n).type in wanted)
                 return [*names, "done"] if names else []
 
     def _search_types(self, name: str) -> tuple[str, ...]:
@@ -437,7 +460,7 @@ class CommissarsState(Effects, State):
         return tuple(step.get("types"))
 
     def _intercept_plays(self, player: int, victim: int) -> Iterator[Play]:
-        for name in sorted(self.seats[victim].hand):
+        for name in sorted(self.seats[victim].holdable()):
             card = self.card(name)
             if self.seats[player].points() < card.requires_points:
                 continue
@@ -446,6 +469,8 @@ class CommissarsState(Effects, State):
 
     def _skip_task(self, task: ChanceTask | DecisionTask) -> bool:
         """A draw from an empty deck, or a decision with nothing to choose, is skipped."""
+        if isinstance(task, Draw | Flip):
+            return self.seats[task.player].deck_size() == 0
         if isinstance(task, CHANCE_TASKS):
             return self._chance_source(task).total() == 0
         return not self._decision_options(task)
@@ -465,10 +490,17 @@ class CommissarsState(Effects, State):
         return list(self._events)
 
     def _why_illegal(self, action: Action) -> str:
+        if isinstance(action, Play | Discard):
+            holder = action.source if isinstance(action, Play) and action.source >= 0 else -1
+            holder = action.player if holder < 0 else holder
+            if 0 <= holder < self.num_players:
+                refusal = self.cannot_hold_reason(holder, action.card)
+                if refusal is not None:
+                    return refusal
         if isinstance(action, Play) and action.source < 0:
-            if action.card not in self.seats[action.player].hand:
-                return f"{action.card} is not in {self.player_name(action.player)}'s hand"
             return f"{action.notation()} is not allowed now ({self.waiting_for()})"
+        if isinstance(action, UnseenDraw) and not self.unknown_hands:
+            return "with known hands (hands = 'known') the table names every card drawn"
         if action.player in self.may_blitz():
             return (
                 f"{self.player_name(action.player)} may only play a Blitz now "
@@ -479,6 +511,9 @@ class CommissarsState(Effects, State):
     def _answer_task(self, task: Task, action: Action) -> None:
         """Apply a chance outcome or a decision to the task at the front."""
         match task, action:
+            case Draw(player), UnseenDraw():
+                self.seats[player].unseen += 1
+                self._note("draw", player, f"player {player + 1} draws a card")
             case ((DealLeader() | Deal() | DealPacket() | Draw() | Flip()), TopCard()):
                 self._take_from_deck(task, action.card)
             case DiscardCards(player, count), Discard():
@@ -533,9 +568,7 @@ class CommissarsState(Effects, State):
         """Put a card on the stack: pay its Blitz cost, count it, fire play triggers."""
         player, card = action.player, self.card(action.card)
         home = action.source if action.source >= 0 else player
-        hand = self.seats[home].hand
-        hand[action.card] -= 1
-        hand += Counter()
+        self.seats[home].take_from_hand(action.card)
         if action.blitz:
             self.send(player, card.blitz_cost, counted=False)
         elif card.type in ("Action", "Revolution") and action.source < 0:
@@ -664,7 +697,8 @@ class CommissarsState(Effects, State):
 
     def _reshuffle_if_empty(self, player: int) -> None:
         seat = self.seats[player]
-        if seat.deck.total() == 0 and seat.discard:
+        if seat.deck_size() == 0 and seat.discard:
+            seat.resolve_unseen()
             seat.deck = Counter(seat.discard)
             seat.discard = []
             self._note("reshuffle", player, f"player {player + 1} shuffles their discard pile")
@@ -694,7 +728,7 @@ class CommissarsState(Effects, State):
 
     def _fill(self, player: int) -> None:
         seat = self.seats[player]
-        if seat.hand.total() < self.hand_limit and (seat.deck or seat.discard):
+        if seat.hand_size() < self.hand_limit and (seat.deck_size() or seat.discard):
             self._later(Draw(player))
             self._later(Fill(player))
 
@@ -752,11 +786,30 @@ class CommissarsState(Effects, State):
         blitzing = self.may_blitz()
         return [p for p in self.to_act() if p not in blitzing]
 
+    # -- what a hand may hold ------------------------------------------------------------
+
+    def could_hold(self, player: int, card: str) -> bool:
+        """Whether ``player``'s hand holds ``card``, or (table mode) an unseen card could be it."""
+        return self.seats[player].could_hold(card)
+
+    def cannot_hold_reason(self, player: int, card: str) -> str | None:
+        """Why ``player``'s hand cannot hold ``card``, in a player's words; None if it could."""
+        seat, who = self.seats[player], self.player_name(player)
+        if not self.unknown_hands:
+            return None if seat.could_hold(card) else f"{card} is not in {who}'s hand"
+        face_up = [*self.stack, *([self.resolving] if self.resolving else [])]
+        return hold_refusal(seat, who, card, face_up, player)
+
+    # -- views ----------------------------------------------------------------------------
+
     def view(self, player: int | None = None) -> dict[str, Any]:
         view = self._public_view()
         if player is not None and 0 <= player < self.num_players:
             view["you"] = player
             view["hand"] = sorted(self.seats[player].hand.elements())
+            if self.unknown_hands:
+                view["unseen_in_hand"] = self.seats[player].unseen
+                view["could_hold"] = sorted(self.seats[player].holdable())
             view["packet"] = sorted(self.seats[player].packet.elements())
             view["may_blitz"] = player in self.may_blitz()
             view.update(self._revealed_to(player))
@@ -786,8 +839,12 @@ class CommissarsState(Effects, State):
         """Secrets a pending choice shows its chooser (their deck, an intercepted hand)."""
         task = self.tasks[0] if self.tasks else None
         match task:
+            case Search(chooser) if chooser == player and self.unknown_hands:
+                return {"deck_could_hold": sorted(self.seats[player].deck)}
             case Search(chooser) if chooser == player:
                 return {"deck": sorted(self.seats[player].deck.elements())}
+            case Intercept(chooser, victim) if chooser == player and self.unknown_hands:
+                return {"intercepted_hand_could_hold": sorted(self.seats[victim].holdable())}
             case Intercept(chooser, victim) if chooser == player:
                 return {"intercepted_hand": sorted(self.seats[victim].hand.elements())}
         return {}
@@ -885,7 +942,13 @@ def _decision_words(task: Task) -> str:
     return type(task).__name__
 
 
+UNSEEN_LABEL = "unseen card"
+"""The label of the one outcome of a table-mode draw (:class:`UnseenDraw`)."""
+
+
 def _card_name(action: Action) -> str:
-    """A chance outcome's label: the name of the card turned up."""
+    """A chance outcome's label: the name of the card turned up (or that it was unseen)."""
+    if isinstance(action, UnseenDraw):
+        return UNSEEN_LABEL
     assert isinstance(action, TopCard)
     return action.card

@@ -15,15 +15,20 @@ from games.commissars.state import SUPPLY, CommissarsState
 from games.core import CHANCE
 
 
-def table(players: int = 2, leaders: Iterable[str] = (), phase: str = "action") -> CommissarsState:
-    """A position in the active player's (seat 0's) ``phase`` with empty seats."""
-    state = commissars.new_game({"players": players}, seed=0)
+def table(
+    players: int = 2, leaders: Iterable[str] = (), phase: str = "action", hands: str = "known"
+) -> CommissarsState:
+    """A position in the active player's (seat 0's) ``phase`` with empty seats.
+
+    ``hands = "unknown"`` is table mode, where :func:`give` may put unseen cards in a hand.
+    """
+    state = commissars.new_game({"players": players, "hands": hands}, seed=0)
     state.tasks.clear()
     state.window, state.stack = None, []
     state.gulag = dict(SUPPLY)
     leader_list = list(leaders) + [""] * players
     for number, seat in enumerate(state.seats):
-        seat.hand, seat.deck, seat.discard = Counter(), Counter(), []
+        seat.hand, seat.deck, seat.discard, seat.unseen = Counter(), Counter(), [], 0
         seat.citizens = {"P": 0, "B": 0, "C": 0}
         seat.leader = leader_list[number]
     state.phase, state.active, state.actions_left, state.turn = phase, 0, 1, 1
@@ -39,9 +44,15 @@ def give(
     deck: Iterable[str] = (),
     discard: Iterable[str] = (),
     citizens: str = "",
+    unseen: int = 0,
 ) -> None:
-    """Put cards in a seat; ``citizens`` like ``"CCB"`` come out of the Gulag."""
+    """Put cards in a seat; ``citizens`` like ``"CCB"`` come out of the Gulag.
+
+    In table mode, ``unseen`` of the ``deck`` cards are in the hand, unseen
+    (the table knows only that they are among those cards).
+    """
     seat = state.seats[player]
+    seat.unseen += unseen
     seat.hand.update(hand)
     seat.deck.update(deck)
     seat.discard.extend(discard)

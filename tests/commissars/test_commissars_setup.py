@@ -140,7 +140,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     missing = next(n for n in commissars.card_set().cards if n not in state.seats[0].hand)
     for action, words in [
         (Play(missing, player=0), "not in player 1's hand"),
-        (Discard(missing, player=0), "not possible now"),
+        (Discard(missing, player=0), "not in player 1.s hand"),
         (EndPhase(player=1), "not player 2's turn|player 2 may only play a Blitz"),
         (TopCard("Propaganda", player=CHANCE), "nothing is left to chance|chance"),
     ]:

@@ -1,0 +1,207 @@
+"""Table mode (``hands = "unknown"``): unseen draws, what a hand could hold, and records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import commissars
+from games.commissars import Choose, Discard, Play, TopCard, UnseenDraw
+from games.commissars.state import CommissarsState
+from games.commissars.table_mode import table_mode_record
+from games.core import CHANCE, BadOptions, BadRecord, IllegalAction, State, replay
+from tests.commissars.commissars_table import give, pass_round, play, reveal, table
+from tests.random_simulation import pick_random_action
+
+
+def unknown(players: int = 2, seed: int = 0, **options: object) -> CommissarsState:
+    """A new table-mode game."""
+    return commissars.new_game({"players": players, "hands": "unknown", **options}, seed)
+
+
+def draw_hands(state: CommissarsState) -> None:
+    """Chance draws every starting hand unseen (up to the first Produce flip)."""
+    while state.chance_outcomes() and isinstance(state.chance_outcomes()[0][0], UnseenDraw):
+        state.apply(UnseenDraw(player=CHANCE))
+
+
+def refusal(state: CommissarsState, action: Play | Discard) -> str:
+    """The reason ``action`` is refused; the position must not change."""
+    before, history = state.snapshot(), list(state.history)
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(action)
+    assert state.snapshot() == before and state.history == history
+    return str(refused.value)
+
+
+def test_the_hands_option_is_checked_by_name() -> None:
+    with pytest.raises(BadOptions, match="option 'hands' = 'secret'"):
+        commissars.new_game({"hands": "secret"})
+    assert commissars.new_game().unknown_hands is False
+
+
+def test_a_draw_is_one_unseen_outcome_and_the_table_sees_hand_sizes_only() -> None:
+    state = unknown()
+    request = state.requests()[0]
+    assert (request.kind, request.player, request.purpose) == ("draw", 0, "player 1's deck, draw")
+    assert [(o.label, o.probability) for o in request.options] == [("unseen card", 1.0)]
+    draw_hands(state)
+    table_view = state.view(None)
+    assert [seat["hand_size"] for seat in table_view["players"]] == [7, 7]
+    assert [seat["deck_size"] for seat in table_view["players"]] == [23, 23]
+    assert state.requests()[0].purpose == "player 1's deck, produce"
+    assert "hand" not in table_view and "could_hold" not in table_view
+    own = state.view(0)
+    assert own["hand"] == [] and own["unseen_in_hand"] == 7
+    assert own["could_hold"] == sorted(commissars.card_set().faction_deck("gorobotchev"))
+
+
+def test_a_card_the_hand_cannot_hold_is_refused_with_the_reason() -> None:
+    state = table(hands="unknown")
+    deck = ["Propaganda", "Propaganda", "Seize the Gears", "Revolution"]
+    give(state, 0, deck=deck, unseen=2, discard=["Doublethink"] * 3, citizens="PP")
+    assert refusal(state, Play("Doublethink", player=0)) == (
+        "player 1 cannot hold Doublethink: all 3 of their deck's Doublethink cards are seen "
+        "(3 in their discard pile)"
+    )
+    assert refusal(state, Play("Assassinate", player=0)) == (
+        "player 1 cannot hold Assassinate: their deck has no Assassinate"
+    )
+    assert state.could_hold(0, "Seize the Gears") and not state.could_hold(0, "Doublethink")
+    assert Play("Seize the Gears", player=0) in state.legal_actions(0)
+
+
+def test_copies_on_the_stack_count_as_seen() -> None:
+    state = table(hands="unknown")
+    deck = ["Seize the Gears", "Propaganda", "Propaganda"]
+    give(state, 0, deck=deck, unseen=2, discard=["Seize the Gears"], citizens="PP")
+    play(state, "Seize the Gears", 0)
+    pass_round(state, times=1)  # player 1 may respond now
+    assert refusal(state, Play("Seize the Gears", player=0)) == (
+        "player 1 cannot hold Seize the Gears: both of their deck's Seize the Gears cards are "
+        "seen (1 in their discard pile, 1 on the stack)"
+    )
+
+
+def test_a_card_seen_played_turns_an_unseen_card_into_it() -> None:
+    state = table(hands="unknown")
+    give(state, 0, deck=["Seize the Gears", "Propaganda", "Propaganda"], unseen=2, citizens="PP")
+    play(state, "Seize the Gears", 0)
+    seat = state.seats[0]
+    assert (seat.unseen, seat.hand_size(), seat.deck_size()) == (1, 1, 1)
+    assert state.view(0)["could_hold"] == ["Propaganda"]
+    pass_round(state, times=1)
+    assert refusal(state, Play("Seize the Gears", player=0)).startswith(
+        "player 1 cannot hold Seize the Gears: their deck's only Seize the Gears is seen"
+    )
+
+
+def test_a_known_copy_is_played_before_an_unseen_card() -> None:
+    state = table(hands="unknown")
+    give(state, 0, hand=["Seize the Gears"], deck=["Seize the Gears", "Propaganda"], unseen=1)
+    give(state, 0, citizens="PP")
+    play(state, "Seize the Gears", 0)
+    seat = state.seats[0]
+    assert (seat.hand.total(), seat.unseen) == (0, 1)
+    assert state.view(0)["could_hold"] == ["Propaganda", "Seize the Gears"]
+
+
+def test_a_produce_flip_is_chance_over_what_the_deck_could_hold() -> None:
+    state = table(hands="unknown")
+    give(state, 1, hand=["Seize the Gears"], deck=["Propaganda", "Doublethink", "Doublethink"])
+    give(state, 1, deck=["Revolution"], unseen=2)
+    state.active = 1
+    play(state, "Seize the Gears", 1)
+    pass_round(state)
+    request = state.requests()[0]
+    assert request.labels() == ["Doublethink", "Propaganda", "Revolution"]
+    assert [option.probability for option in request.options] == [0.5, 0.25, 0.25]
+    reveal(state, "Revolution")
+    assert state.seats[1].discard[-1] == "Revolution"
+    assert not state.could_hold(1, "Revolution")
+
+
+def test_a_reshuffle_leaves_no_doubt_about_the_unseen_cards() -> None:
+    state = table(hands="unknown")
+    give(state, 0, hand=["Doublethink"], deck=["Propaganda", "Revolution"], unseen=2)
+    give(state, 0, discard=["Propaganda"])
+    play(state, "Doublethink", 0)
+    pass_round(state)  # Doublethink draws two from an empty deck: its discard pile is shuffled
+    assert state.to_act() == (CHANCE,)
+    assert sorted(state.seats[0].hand.elements()) == ["Propaganda", "Revolution"]
+    assert state.seats[0].unseen == 0 and state.seats[0].deck_size() == 1
+
+
+def test_intercept_offers_every_card_the_victims_hand_could_hold() -> None:
+    state = table(hands="unknown")
+    give(state, 0, hand=["Intercept Transmission"], citizens="PP")
+    give(state, 1, deck=["Seize the Gears", "Increase Production", "Propaganda"], unseen=1)
+    play(state, "Intercept Transmission", 0, target=1)
+    pass_round(state)
+    assert state.view(0)["intercepted_hand_could_hold"] == [
+        "Increase Production",
+        "Propaganda",
+        "Seize the Gears",
+    ]
+    plays = {a.card for a in state.legal_actions(0) if isinstance(a, Play)}
+    assert plays == {"Increase Production", "Propaganda", "Seize the Gears"}
+    assert "cannot hold Doublethink" in refusal(state, Play("Doublethink", source=1, player=0))
+    state.apply(Play("Seize the Gears", source=1, player=0))
+    assert state.seats[1].unseen == 0 and not state.could_hold(1, "Seize the Gears")
+
+
+def test_a_search_offers_what_the_deck_could_hold_and_shows_the_card() -> None:
+    state = table(hands="unknown")
+    give(state, 0, hand=["Control the News Media"], citizens="PP")
+    give(state, 0, deck=["Propaganda", "Counter Propaganda", "Revolution"], unseen=1)
+    play(state, "Control the News Media", 0)
+    pass_round(state)
+    assert state.view(0)["deck_could_hold"] == ["Counter Propaganda", "Propaganda", "Revolution"]
+    options = [a.option for a in state.legal_actions(0) if isinstance(a, Choose)]
+    assert options == ["Counter Propaganda", "Propaganda", "done"]
+    state.apply(Choose("Propaganda", player=0))
+    assert state.seats[0].hand["Propaganda"] == 1 and state.seats[0].deck_size() == 1
+
+
+def play_random(state: State, rng: random.Random, plies: int = 60_000) -> State:
+    """Players (and chance) choose among the legal actions until the game ends."""
+    for _ in range(plies):
+        if state.is_over():
+            break
+        state.apply(pick_random_action(state, rng))
+    return state
+
+
+def test_a_table_mode_game_is_played_to_the_revolution() -> None:
+    state = play_random(unknown(players=3, seed=11, max_turns=300), random.Random(11))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "revolution", outcome
+    assert any(isinstance(action, UnseenDraw) for action in state.history)
+    assert replay(state.record()) == state
+
+
+def test_a_known_hands_record_replays_in_table_mode() -> None:
+    known = play_random(commissars.new_game({"players": 3, "max_turns": 40}, 5), random.Random(5))
+    followed = replay(table_mode_record(known.record()))
+    assert followed.unknown_hands and followed.is_over()
+    assert followed.view(None) == known.view(None)
+    assert [seat.hand for seat in followed.seats] == [seat.hand for seat in known.seats]
+
+
+def test_a_table_mode_record_does_not_replay_with_known_hands() -> None:
+    state = unknown()
+    state.apply(UnseenDraw(player=CHANCE))
+    record = state.record()
+    known = type(record)(record.game, {**record.options, "hands": "known"}, 0, record.actions)
+    with pytest.raises(BadRecord, match=r"with known hands .* names every card drawn"):
+        replay(known)
+
+
+def test_a_draw_the_table_saw_is_accepted_and_known() -> None:
+    state = unknown()
+    assert TopCard("Revolution", player=CHANCE) in state.legal_actions(CHANCE)
+    state.apply(TopCard("Revolution", player=CHANCE))
+    assert state.seats[0].hand["Revolution"] == 1 and state.seats[0].unseen == 0
+    with pytest.raises(IllegalAction):
+        state.apply(TopCard("Revolution", player=CHANCE))  # the deck had only one
