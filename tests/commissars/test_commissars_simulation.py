@@ -40,16 +40,17 @@ def unlisted(state: State, player: int, rng: random.Random) -> Iterator[Action]:
         yield make()
 
 
-def start(players: int, max_turns: int) -> Callable[[int], State]:
+def start(players: int, max_turns: int, hands: str = "known") -> Callable[[int], State]:
     """Seeded games cycling through the deck modes, every other one with leaders.
 
-    Every other game with leaders has them dealt at random.
+    Every other game with leaders has them dealt at random. ``hands = "unknown"``
+    plays them in table mode, where draws are unseen.
     """
 
     def new(seed: int) -> State:
         options = {"players": players, "decks": MODES[seed % 3], "leaders": seed % 2 == 0}
         options["leader_deal"] = "random" if seed % 4 == 0 else "choose"
-        return commissars.new_game({**options, "max_turns": max_turns}, seed)
+        return commissars.new_game({**options, "max_turns": max_turns, "hands": hands}, seed)
 
     return new
 
@@ -135,3 +136,36 @@ def test_a_turn_cap_ends_a_game_without_a_winner() -> None:
     assert report.finished == 5
     assert report.reasons["turn limit"] >= 1
     assert report.winners[()] == report.reasons["turn limit"]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_short_table_mode_games_keep_the_contract(players: int) -> None:
+    """Table mode (unseen draws): the deals, the draft and early play, checked every ply."""
+    report = simulate(
+        start(players, 10, hands="unknown"),
+        commissars.ACTIONS,
+        games=scaled(3 if players < 5 else 2),
+        seed=100 * players + 50,
+        max_plies=5_000,
+        checks=CHECKS,
+        illegal_candidates=unlisted,
+    )
+    assert report.finished == report.games
+    assert report.illegal_checked > 300
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_complete_table_mode_games_keep_the_contract(players: int) -> None:
+    """Whole table-mode games to the Revolution (or the turn cap)."""
+    games = scaled(1)
+    report = simulate(
+        start(players, 300, hands="unknown"),
+        commissars.ACTIONS,
+        games=games,
+        seed=2_000_000 * players,
+        max_plies=60_000,
+        checks=LIGHT_CHECKS,
+        illegal_candidates=unlisted,
+    )
+    assert report.finished == report.games == games
+    assert set(report.reasons) <= {"revolution", "turn limit"}
