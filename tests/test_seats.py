@@ -7,7 +7,8 @@ import io
 import pytest
 
 from cogtable.cli import build_parser, main
-from cogtable.commands._seats import CONVENTION
+from cogtable.commands import sim
+from cogtable.commands._seats import CONVENTION, seat_kinds
 from cogtable.terminal import front_ends
 
 
@@ -103,3 +104,28 @@ def test_quitting_exits_0_in_every_game(
     captured = capsys.readouterr()
     assert captured.err == ""
     assert "abandoned" in captured.out.lower() or "left unfinished" in captured.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "kinds"),
+    [
+        (["kogworks"], ("strong", "random")),
+        (["kogworks", "--red", "random", "--blue", "greedy"], ("random", "strong")),
+        (["kogworks", "--seat", "2=strong"], ("strong", "strong")),
+        (["cookie", "--seats", "reasoner,random,random,random"], ("strong", *["random"] * 3)),
+        (["cog", "--seat", "2=random"], ("strong", "random")),
+    ],
+)
+def test_sim_seats_follow_the_same_convention(argv: list[str], kinds: tuple[str]) -> None:
+    args = build_parser().parse_args(["sim", *argv])
+    kogworks = args.game == "kogworks"
+    rule = sim.seat_rule(
+        args.game, sim.STRONG_RED_RANDOM_BLUE if kogworks else sim.EVERY_SEAT_STRONG
+    )
+    assert seat_kinds(args, len(kinds), rule) == kinds
+
+
+def test_sim_takes_no_human_and_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "cog", "--players", "2", "--seat", "1=human", "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert "'human' is no player; use one of random, strong" in error and error.count("\n") == 1

@@ -34,6 +34,15 @@ from typing import Any
 
 from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
+from cogtable.commands._seats import (
+    STRONG,
+    SeatDefaults,
+    SeatKinds,
+    SeatRule,
+    add_players_argument,
+    add_seat_arguments,
+    seat_kinds,
+)
 from cogtable.errors import UserError
 from cogtable.files import check_folder
 from cogtable.game_choice import GameChoice, choose
@@ -78,8 +87,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="render: draw and read every frame; truth: skip the pixels (fast)",
     )
     sub.add_argument("--size", type=_size, default=(640, 480), help="frame size WxH (640x480)")
-    sub.add_argument("--red", choices=("greedy", "random"), default="greedy", help="Red's player")
-    sub.add_argument("--blue", choices=("greedy", "random"), default="random", help="Blue's player")
+    add_players_argument(sub, 2, "always 2 (seat 1 Red, seat 2 Blue)", choices=(2,))
+    add_seat_arguments(sub, seat_rule("kogworks", STRONG_RED_RANDOM_BLUE), colours=("red", "blue"))
     sub.add_argument("--illegal-rate", type=_rate, default=0.08, help="chance of an illegal try")
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
     for game in table_games():
@@ -125,12 +134,11 @@ def _console_game_arguments(games: Any, game: str) -> argparse.ArgumentParser:
     adapter = adapter_for(game)
     sub = games.add_parser(game, help=f"{game} on the mock table", description=HELP)
     _common_arguments(sub, "keep the journal here (resumable)")
-    sub.add_argument("--players", type=_positive, help="how many play (default: fits the seats)")
+    add_players_argument(sub, None, "default: the most the game allows that fit the seats")
     variants = [variant for variant in adapter.player_counts if variant]
     if variants:
         sub.add_argument("--variant", choices=variants, default=variants[0], help="the variant")
-    built_in = ", ".join(importlib.import_module(f"games.{game}.players").PLAYERS)
-    sub.add_argument("--seats", type=_names, help=f"built-in player per seat ({built_in})")
+    add_seat_arguments(sub, seat_rule(game))
     sub.add_argument(
         "--option", action="append", type=_option, default=[], metavar="KEY=VALUE",
         help="an engine option, e.g. max_turns=300 (repeatable)",
@@ -138,6 +146,19 @@ def _console_game_arguments(games: Any, game: str) -> argparse.ArgumentParser:
     sub.add_argument("--mistake-rate", type=_rate, default=0.05, help="chance of a mistake")
     sub.add_argument("--undo-rate", type=_rate, default=0.02, help="chance of holding undo")
     return sub
+
+
+EVERY_SEAT_STRONG = SeatDefaults(first=STRONG, others=STRONG)
+"""Who sits in a seat no ``--seat`` names, in a mock run of a console game."""
+STRONG_RED_RANDOM_BLUE = SeatDefaults(first=STRONG, others=STRONG, per_seat=(STRONG, "random"))
+"""The same for ``sim kogworks``: two strong players take hundreds of moves to end a game."""
+
+
+def seat_rule(game: str, defaults: SeatDefaults = EVERY_SEAT_STRONG) -> SeatRule:
+    """Who may sit in a mock run of ``game`` (built-in players only) and who sits by default."""
+    players = importlib.import_module(f"games.{game}.players")
+    kinds = SeatKinds.of_game(players.PLAYERS, players.OLD_NAMES, humans=False)
+    return SeatRule(kinds, defaults)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -183,6 +204,7 @@ def play(
     anything is created in ``state_dir``.
     """
     _check_readable(args.camera, args.size)
+    _style(args)  # a bad --seat is refused before anything is made
     geometry = board_geometry(profile)
     saved = _saved_board(state_dir / WORLD_FILE, args, geometry)
     world = MockWorld(camera=args.camera, camera_size=args.size, seed=args.seed, geometry=geometry)
@@ -324,15 +346,9 @@ def _resume_console(
 
 
 def _console_style(args: argparse.Namespace, choice: GameChoice) -> ConsoleStyle:
-    """The people's seats and habits; a wrong ``--seats`` is a UserError naming the choices."""
+    """The people's seats and habits; a wrong ``--seat`` is a UserError naming the choices."""
     players = adapter_for(choice.game).players_of(choice.options)
-    built_in = importlib.import_module(f"games.{choice.game}.players").PLAYERS
-    seats = tuple(args.seats or ()) or tuple(list(built_in)[-1:] * players)
-    if len(seats) != players:
-        raise UserError(f"--seats names {len(seats)} players; this game has {players}")
-    unknown = [name for name in seats if name not in built_in]
-    if unknown:
-        raise UserError(f"--seats: unknown players {unknown}; built-in: {', '.join(built_in)}")
+    seats = seat_kinds(args, players, seat_rule(choice.game))
     return ConsoleStyle(seats, args.mistake_rate, args.undo_rate)
 
 
@@ -452,7 +468,8 @@ def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
 
 
 def _style(args: argparse.Namespace) -> Style:
-    return Style((args.red, args.blue), args.illegal_rate, args.undo_rate)
+    red, blue = seat_kinds(args, 2, seat_rule("kogworks", STRONG_RED_RANDOM_BLUE))
+    return Style((red, blue), args.illegal_rate, args.undo_rate)
 
 
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
@@ -614,10 +631,6 @@ def _rate(text: str) -> float:
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"a chance is 0 to 1, not {value}")
     return value
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def _option(text: str) -> tuple[str, Any]:
