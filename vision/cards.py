@@ -1,0 +1,504 @@
+"""Read a card mat from one camera frame: which tagged cards lie face up in which zone, how many
+card backs lie face down, and which zones something else lies over.
+
+One frame is read in four steps:
+
+1. the mat's ArUco markers (:class:`vision.part_markers.MarkerFinder`, tracked
+   from frame to frame; three of four are enough) give its homography;
+2. the mat alone is warped to a top-down grey view at :data:`TAG_PX_PER_MM`,
+   where a tag's 3 mm module is about four pixels whatever the camera, and
+   the card tags (:mod:`vision.card_tags`) are looked for there: one search
+   finds face-up tags and card backs (:data:`~vision.card_tags.BACK_ID`);
+3. the mat is also warped small (:data:`COVER_PX_PER_MM`) in colour and
+   compared with its known print (:func:`vision.card_sheet.draw_mat`) under a
+   smooth light fitted to it: every blob of not-mat must be explained by the
+   cards read in it (a blob with no tag, or larger than its tagged cards
+   could be, is something else: a hand, a card half covered, a card whose tag
+   is hidden under another card);
+4. each card goes to the zone holding its tag's centre; a zone an unexplained
+   blob reaches is doubtful, and a large one means the mat is covered.
+
+A doubtful zone is never guessed at: the settling filter
+(:class:`vision.settle.SettlingFilter`, which reads :meth:`CardMatReading.position`
+and :meth:`CardMatReading.uncertain_places`) waits until it is clear.
+
+>>> from vision.card_mat import standard_mat
+>>> from vision.card_renderer import CardScene, LaidCard, render_cards
+>>> mat = standard_mat(4)
+>>> frame = render_cards(CardScene(mat, (LaidCard(150, 85, 7, "Propaganda"),
+...                                      LaidCard(340, 245, None))), (1280, 720))
+>>> reading = CardReader(mat).read(frame)
+>>> reading.zones["seat1"].face_up, reading.zones["centre"].face_down, reading.doubtful()
+((7,), 1, ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.card_mat import CARD_SIZE_MM, CardMatLayout
+from vision.card_sheet import TAG_MM, draw_mat
+from vision.card_tags import BACK_ID, MODULES, detector_parameters, family
+from vision.markers import project
+from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
+from vision.part_sheet import sheet_matrix
+from vision.reader import NO_BOARD, NO_CAMERA, OK, check_frame
+
+TAG_PX_PER_MM = 1.4
+"""Scale of the top-down view the tags are looked for in: a 3 mm module is 4.2 pixels."""
+COVER_PX_PER_MM = 0.25
+"""Scale of the colour view compared with the mat's print (a card is 16 x 22 of its pixels)."""
+LOG_OFFSET = 8.0
+"""Colours are compared as log(value + this): a dark channel's noise does not look like change."""
+TAG_SIZE_TOLERANCE = 0.35
+"""A tag whose side is off :data:`vision.card_sheet.TAG_MM` by more than this share is refused."""
+CHROMA_LIMIT = 0.22
+"""A pixel whose hue moved this far (log units) from the mat's print under the fitted light
+is not mat."""
+LUMINANCE_LIMIT = 0.55
+"""A pixel this much (log units) lighter or darker than the lit print is not mat (a shadow,
+which is about 0.3, is)."""
+MIN_BLOB_MM2 = 200.0
+"""Less not-mat than this (a fingertip, misregistered print) is ignored."""
+COVER_MM2 = 1500.0
+"""An unexplained blob this large over the mat means the mat is covered (a hand)."""
+CARD_AREA_SLACK = 1.25
+"""A blob holding n read cards may cover up to n cards' area times this (their shadows)."""
+CHANGE_LIMIT = 0.15
+"""A view pixel whose log colour moved this far since the tags were looked for has changed."""
+CHANGE_REACH_MM = 50.0
+"""Tags are looked for again this far round a change (a card's half-diagonal)."""
+TAG_REACH_MM = 40.0
+"""A changed box is searched this much wider, so a tag whose centre lies in it is seen whole."""
+OUTSIDE = "outside"
+"""The key of :meth:`CardMatReading.position` for cards lying outside every zone."""
+
+
+@dataclass(frozen=True)
+class ZoneReading:
+    """One zone: the tag ids lying face up (sorted), how many backs, and whether it is in doubt."""
+
+    face_up: tuple[int, ...] = ()
+    face_down: int = 0
+    doubtful: bool = False
+
+    def label(self) -> tuple[tuple[int, ...], int]:
+        """What settles: the face-up ids and the face-down count."""
+        return self.face_up, self.face_down
+
+
+@dataclass(frozen=True)
+class SeenTag:
+    """One tag found on the mat: its id, its centre (mat mm) and its side (mm)."""
+
+    tag_id: int
+    x: float
+    y: float
+    side_mm: float
+
+
+@dataclass(frozen=True)
+class CardMatReading:
+    """What one frame shows of a card mat.
+
+    ``zones`` maps each zone's name to its :class:`ZoneReading` (empty when
+    the mat was not read); ``covered`` is True when something large that is
+    not a card lies over the mat; ``missing_markers`` names the mat markers
+    not seen. The other attributes are what :class:`vision.settle.SettlingFilter`
+    reads (a status, labels, confidences, motion features, the homography).
+    """
+
+    zones: dict[str, ZoneReading] = field(default_factory=dict)
+    covered: bool = False
+    missing_markers: tuple[int, ...] = ()
+    status: str = OK
+    message: str = ""
+    outside: ZoneReading = field(default_factory=ZoneReading)
+    tags: tuple[SeenTag, ...] = ()
+    homography: np.ndarray | None = None
+    features: np.ndarray | None = None
+    corners_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    shaded: bool = False
+    rim: np.ndarray | None = None
+    place_noun: str = "zone"
+
+    @property
+    def ok(self) -> bool:
+        """The mat was found and read (some zones may still be doubtful)."""
+        return self.status == OK
+
+    @property
+    def labels(self) -> tuple | None:
+        """Every zone's label in zone order, then the cards outside every zone."""
+        if not self.ok:
+            return None
+        return (*(zone.label() for zone in self.zones.values()), self.outside.label())
+
+    @property
+    def confidence(self) -> tuple[float, ...] | None:
+        """1.0 per zone read, 0.0 per doubtful zone."""
+        if not self.ok:
+            return None
+        return tuple(0.0 if zone.doubtful else 1.0 for zone in self.zones.values())
+
+    @property
+    def probe_points(self) -> np.ndarray:
+        """Mat points (its corners, mm) the settling filter follows to see the camera move."""
+        return self.corners_mm
+
+    def doubtful(self) -> tuple[str, ...]:
+        """The zones something unexplained lies over, in zone order."""
+        return tuple(name for name, zone in self.zones.items() if zone.doubtful)
+
+    def uncertain_places(self) -> list[str]:
+        """The doubtful zones (the settling filter's name for them)."""
+        return list(self.doubtful())
+
+    def position(self) -> dict[str, tuple[tuple[int, ...], int]] | None:
+        """Zone name -> (face-up tag ids, face-down count); None when the mat was not read.
+
+        Cards outside every zone appear under :data:`OUTSIDE` when there are any.
+        """
+        if not self.ok:
+            return None
+        position = {name: zone.label() for name, zone in self.zones.items()}
+        if self.outside.face_up or self.outside.face_down:
+            position[OUTSIDE] = self.outside.label()
+        return position
+
+
+class CardReader:
+    """Reads one card mat from frames (see the module docstring).
+
+    With ``follow`` (the default) the reader remembers the top-down view in
+    which it last looked for tags: while the camera has not moved, tags are
+    looked for again only where the view changed since (a card laid, a hand),
+    dilated by :data:`CHANGE_REACH_MM`; a still mat costs the marker search
+    and one small warp. ``follow=False`` looks at the whole mat every frame.
+    """
+
+    def __init__(self, mat: CardMatLayout, *, follow: bool = True) -> None:
+        self.mat = mat
+        self.part = mat.part()
+        self.follow = follow
+        self.finder = MarkerFinder(mat.marker_ids)
+        self.cover = _CoverModel(mat)
+        self.corners_mm = np.array(
+            [(0, 0), (mat.width_mm, 0), (mat.width_mm, mat.height_mm), (0, mat.height_mm)], float
+        )
+        self.whole_mm = (0.0, 0.0, mat.width_mm, mat.height_mm)
+        self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
+        self._memory: _Memory | None = None
+
+    def read(self, frame: object) -> CardMatReading:
+        """Read one frame; never raises for a bad frame, reports it (``ok`` is then False)."""
+        image, problem = check_frame(frame)
+        if image is None:
+            self._memory = None
+            return CardMatReading(status=NO_CAMERA, message=problem)
+        found = self.finder.find(image)
+        missing = tuple(i for i in self.mat.marker_ids if i not in found)
+        if len(found) < MIN_MARKERS:
+            self._memory = None
+            message = f"{self.mat.name}: markers not found: {', '.join(map(str, missing))}"
+            return CardMatReading(missing_markers=missing, status=NO_BOARD, message=message)
+        homography = fit_homography(self.part, found)
+        if homography is None or not self._inside(homography, image.shape):
+            self._memory = None
+            message = f"{self.mat.name}: its markers do not fit the mat, or it is partly outside"
+            return CardMatReading(missing_markers=missing, status=NO_BOARD, message=message)
+        memory = self._memory
+        if self.follow and memory is not None and not self._moved(memory.homography, homography):
+            homography = memory.homography  # the same view pixels as before: only change differs
+        view = self.cover.view(image, homography)
+        tags = self._tags(image, homography, view)
+        return self._reading(view, homography, tags, missing)
+
+    def _inside(self, homography: np.ndarray, shape) -> bool:
+        outline = project(homography, self.corners_mm)
+        height, width = shape[:2]
+        return bool(outline.min() >= 0 and (outline < (width - 1, height - 1)).all())
+
+    def _tags(self, image: np.ndarray, homography: np.ndarray, view: np.ndarray) -> list[SeenTag]:
+        """The tags on the mat: looked for everywhere, or again only where the view changed."""
+        memory = self._memory
+        if not self.follow or memory is None or self._moved(memory.homography, homography):
+            tags = self.find_tags(image, homography)
+            self._memory = _Memory(homography, view.copy(), tags)
+            return tags
+        for box in self.cover.changed(view, memory.view):
+            found = self.find_tags(image, homography, _grown(box, TAG_REACH_MM, self.whole_mm))
+            kept = [tag for tag in memory.tags if not _holds(box, tag)]
+            memory.tags = kept + [tag for tag in found if _holds(box, tag)]
+            self.cover.renew(memory.view, view, box)
+        return memory.tags
+
+    def _moved(self, before: np.ndarray, after: np.ndarray) -> bool:
+        """The mat moved in the picture by more than a pixel since the tags were looked for."""
+        shift = project(after, self.corners_mm) - project(before, self.corners_mm)
+        return bool(np.abs(shift).max() > 1.0)
+
+    def find_tags(
+        self, image: np.ndarray, homography: np.ndarray, box_mm: tuple[float, ...] | None = None
+    ) -> list[SeenTag]:
+        """Card tags (face-up ids and :data:`BACK_ID`) in a box of the mat (mm; all of it)."""
+        x0, y0, x1, y1 = box_mm or self.whole_mm
+        size = (max(8, round((x1 - x0) * TAG_PX_PER_MM)), max(8, round((y1 - y0) * TAG_PX_PER_MM)))
+        origin = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
+        grey = _warp_grey(image, homography @ np.linalg.inv(origin), size)
+        quads, ids, _rejected = self._detector(max(size)).detectMarkers(grey)
+        if ids is None:
+            return []
+        tags = []
+        for quad, tag_id in zip(quads, ids.ravel(), strict=True):
+            corners = quad.reshape(4, 2).astype(np.float64) / TAG_PX_PER_MM + (x0, y0)
+            side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+            if abs(side - TAG_MM) <= TAG_SIZE_TOLERANCE * TAG_MM:
+                x, y = corners.mean(axis=0)
+                tags.append(SeenTag(int(tag_id), float(x), float(y), side))
+        return tags
+
+    def _detector(self, longest: int) -> cv2.aruco.ArucoDetector:
+        """A tag detector for views whose longer side is ``longest`` pixels (rounded up to 32)."""
+        key = -(-longest // 32) * 32
+        if key not in self._detectors:
+            parameters = detector_parameters(TAG_PX_PER_MM * TAG_MM / MODULES)
+            perimeter = 4 * TAG_MM * TAG_PX_PER_MM / key
+            parameters.minMarkerPerimeterRate = (1 - TAG_SIZE_TOLERANCE) * perimeter
+            parameters.maxMarkerPerimeterRate = min(4.0, (1 + TAG_SIZE_TOLERANCE) * perimeter * 1.1)
+            self._detectors[key] = cv2.aruco.ArucoDetector(family(), parameters)
+        return self._detectors[key]
+
+    def _reading(self, view, homography, tags: list[SeenTag], missing) -> CardMatReading:
+        """Cards to zones, blobs to doubt."""
+        blobs = self.cover.unexplained(view, tags)
+        doubtful = {zone for blob in blobs for zone in blob.zones}
+        covered = any(blob.area_mm2 >= COVER_MM2 for blob in blobs)
+        zones = {}
+        for zone in self.mat.zones:
+            inside = [tag for tag in tags if zone.contains(tag.x, tag.y)]
+            zones[zone.name] = _zone_reading(inside, zone.name in doubtful)
+        outside = [tag for tag in tags if self.mat.zone_at(tag.x, tag.y) is None]
+        message = _message(self.mat.name, missing, sorted(doubtful), covered)
+        return CardMatReading(
+            zones,
+            covered,
+            missing,
+            OK,
+            message,
+            _zone_reading(outside, False),
+            tuple(tags),
+            homography,
+            self.cover.features(view),
+            self.corners_mm,
+        )
+
+
+@dataclass
+class _Memory:
+    """What the reader last looked at: the homography, the view it searched, the tags found."""
+
+    homography: np.ndarray
+    view: np.ndarray
+    tags: list[SeenTag]
+
+
+def _grown(box, reach: float, limit) -> tuple[float, float, float, float]:
+    """A box (x0, y0, x1, y1 mm) grown by ``reach`` on every side, within ``limit``."""
+    return (
+        max(limit[0], box[0] - reach),
+        max(limit[1], box[1] - reach),
+        min(limit[2], box[2] + reach),
+        min(limit[3], box[3] + reach),
+    )
+
+
+def _holds(box, tag: SeenTag) -> bool:
+    return box[0] <= tag.x < box[2] and box[1] <= tag.y < box[3]
+
+
+def _zone_reading(tags: list[SeenTag], doubtful: bool) -> ZoneReading:
+    face_up = tuple(sorted(tag.tag_id for tag in tags if tag.tag_id != BACK_ID))
+    face_down = sum(tag.tag_id == BACK_ID for tag in tags)
+    return ZoneReading(face_up, face_down, doubtful)
+
+
+def _message(name: str, missing, doubtful: list[str], covered: bool) -> str:
+    parts = []
+    if missing:
+        parts.append(f"{name}: marker {missing[0]} not found (read with the others)")
+    if covered:
+        parts.append(f"{name}: something over the mat")
+    if doubtful:
+        parts.append(
+            f"{name}: something over zone{'s' if len(doubtful) > 1 else ''} " + ", ".join(doubtful)
+        )
+    return "; ".join(parts)
+
+
+def _warp_grey(image: np.ndarray, homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A box of the mat from above at :data:`TAG_PX_PER_MM` in grey (only its crop converted).
+
+    ``homography`` maps the box's own mm (origin at its top-left) to the frame.
+    """
+    width, height = size
+    box_mm = np.array([(0, 0), (width, 0), (width, height), (0, height)]) / TAG_PX_PER_MM
+    outline = project(homography, box_mm)
+    x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 3
+    crop = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
+    to_view = sheet_matrix(TAG_PX_PER_MM) @ np.linalg.inv(homography) @ np.linalg.inv(shift)
+    return cv2.warpPerspective(crop, to_view, size, flags=cv2.INTER_LINEAR)
+
+
+@dataclass(frozen=True)
+class Blob:
+    """Not-mat that the cards read do not explain: its area and the zones it reaches."""
+
+    area_mm2: float
+    zones: tuple[str, ...]
+
+
+class _CoverModel:
+    """The mat's print at :data:`COVER_PX_PER_MM`, its light basis and its zones as pixel maps."""
+
+    def __init__(self, mat: CardMatLayout) -> None:
+        self.mat = mat
+        self.size = (round(mat.width_mm * COVER_PX_PER_MM), round(mat.height_mm * COVER_PX_PER_MM))
+        self.print_log = _print_log(mat)
+        width, height = self.size
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        u, v = xs / width - 0.5, ys / height - 0.5
+        self.basis = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1).reshape(-1, 6)
+        self.zone_map = np.zeros((height, width), np.int32)  # 0: no zone, k: zones[k - 1]
+        for index, zone in enumerate(mat.zones, start=1):
+            (x0, y0), (x1, y1) = zone.corners()
+            box = [round(v * COVER_PX_PER_MM) for v in (x0, y0, x1, y1)]
+            self.zone_map[box[1] : box[3], box[0] : box[2]] = index
+        self.ignored = np.zeros((height, width), bool)
+        for marker in mat.markers:
+            (x0, y0), _, (x1, y1), _ = marker.corners()
+            reach = marker.side / 6 + 2 / COVER_PX_PER_MM
+            box = [
+                round(v * COVER_PX_PER_MM) for v in (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+            ]
+            self.ignored[max(0, box[1]) : box[3], max(0, box[0]) : box[2]] = True
+        self.zone_pixels = np.bincount(self.zone_map.ravel(), minlength=len(mat.zones) + 1)
+        self.pixel_mm2 = 1 / COVER_PX_PER_MM**2
+
+    def view(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """The mat from above at :data:`COVER_PX_PER_MM`, log colour relative to its print.
+
+        Warped at twice the scale and halved by area, so each pixel averages
+        a few of the frame's (a still mat's view hardly changes with noise).
+        """
+        width, height = self.size
+        to_view = sheet_matrix(2 * COVER_PX_PER_MM) @ np.linalg.inv(homography)
+        fine = cv2.warpPerspective(image, to_view, (2 * width, 2 * height), flags=cv2.INTER_LINEAR)
+        small = cv2.resize(fine, self.size, interpolation=cv2.INTER_AREA)
+        return np.log(small.astype(np.float32) + LOG_OFFSET) - self.print_log
+
+    def not_mat(self, view: np.ndarray) -> np.ndarray:
+        """uint8 mask of the view's pixels that are not the mat's print under a smooth light."""
+        flat = view.reshape(-1, 3)
+        keep = np.ones(len(flat), bool)
+        for _ in range(3):
+            basis = self.basis[keep]
+            normal = basis.T @ basis + 1e-6 * np.eye(6, dtype=np.float32)
+            coefficients = np.linalg.solve(normal, basis.T @ flat[keep])
+            keep = _mat_like(flat - self.basis @ coefficients)
+            if keep.sum() < 100:
+                break
+        mask = ((~keep).reshape(self.size[1], self.size[0]) & ~self.ignored).astype(np.uint8)
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+    def unexplained(self, view: np.ndarray, tags: list[SeenTag]) -> list[Blob]:
+        """Blobs of not-mat that hold no tag, or more than their tags' cards could cover."""
+        mask = self.not_mat(view)
+        count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        held = np.zeros(count, int)
+        for tag in tags:
+            x, y = int(tag.x * COVER_PX_PER_MM), int(tag.y * COVER_PX_PER_MM)
+            if 0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]:
+                held[labels[y, x]] += 1
+        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
+        areas = stats[:, cv2.CC_STAT_AREA] * self.pixel_mm2
+        odd = [
+            label
+            for label in range(1, count)
+            if areas[label] >= MIN_BLOB_MM2
+            and areas[label] > held[label] * card_area * CARD_AREA_SLACK
+        ]
+        if not odd:
+            return []
+        zones = len(self.mat.zones) + 1
+        overlap = np.bincount(
+            labels.ravel() * zones + self.zone_map.ravel(), minlength=count * zones
+        )
+        overlap = overlap.reshape(count, zones)
+        enough = MIN_BLOB_MM2 / 4 / self.pixel_mm2
+        return [
+            Blob(
+                float(areas[label]),
+                tuple(
+                    z.name
+                    for z, n in zip(self.mat.zones, overlap[label, 1:], strict=True)
+                    if n >= enough
+                ),
+            )
+            for label in odd
+        ]
+
+    def changed(self, view: np.ndarray, before: np.ndarray) -> list[tuple[float, ...]]:
+        """Boxes (x0, y0, x1, y1 mm) round every place where the view changed since ``before``."""
+        moved = ((np.abs(view - before).max(axis=2) > CHANGE_LIMIT) & ~self.ignored).astype(
+            np.uint8
+        )
+        moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        if not moved.any():
+            return []
+        reach = 2 * round(CHANGE_REACH_MM * COVER_PX_PER_MM) + 1
+        grown = cv2.dilate(moved, np.ones((reach, reach), np.uint8))
+        count, _labels, stats, _c = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        boxes = []
+        for x, y, w, h, _area in stats[1:count]:
+            boxes.append(tuple(float(v) / COVER_PX_PER_MM for v in (x, y, x + w, y + h)))
+        return boxes
+
+    def renew(self, memory: np.ndarray, view: np.ndarray, box: tuple[float, ...]) -> None:
+        """Take the view's pixels of a box (mm) into the remembered view."""
+        x0, y0, x1, y1 = (round(v * COVER_PX_PER_MM) for v in box)
+        memory[y0:y1, x0:x1] = view[y0:y1, x0:x1]
+
+    def features(self, view: np.ndarray) -> np.ndarray:
+        """Mean relative colour of every zone (what the settling filter watches for motion)."""
+        zones = self.zone_map.ravel()
+        flat = view.reshape(-1, 3)
+        sums = np.stack(
+            [np.bincount(zones, flat[:, c], minlength=len(self.zone_pixels)) for c in range(3)], 1
+        )
+        return (sums / np.maximum(self.zone_pixels, 1)[:, None])[1:]
+
+
+def _mat_like(residual: np.ndarray) -> np.ndarray:
+    """Rows of log residuals (N, 3) that are the print under light: same hue, near brightness."""
+    b, g, r = residual[:, 0], residual[:, 1], residual[:, 2]
+    luminance = (b + g + r) / 3
+    chroma = np.maximum(
+        np.maximum(np.abs(b - luminance), np.abs(g - luminance)), np.abs(r - luminance)
+    )
+    return (chroma < CHROMA_LIMIT) & (np.abs(luminance) < LUMINANCE_LIMIT)
+
+
+@lru_cache(maxsize=8)
+def _print_log(mat: CardMatLayout) -> np.ndarray:
+    """log(BGR + 1) of the mat's print at :data:`COVER_PX_PER_MM` (drawn fine, then shrunk)."""
+    fine = draw_mat(mat, 4 * COVER_PX_PER_MM)
+    size = (round(mat.width_mm * COVER_PX_PER_MM), round(mat.height_mm * COVER_PX_PER_MM))
+    small = cv2.resize(fine, size, interpolation=cv2.INTER_AREA)
+    return np.log(small.astype(np.float32) + LOG_OFFSET)
