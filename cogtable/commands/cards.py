@@ -1,0 +1,103 @@
+"""``cogtable cards print GAME|mat --out FILE``: what to print so the camera can identify cards.
+
+- ``commissars`` / ``cookie``: one sticker per physical card of the game's
+  tag data (``games/<game>/card_tags.toml``), each with its AprilTag 36h11 tag
+  and the card's name beside it, to scale on A4 or Letter pages with cut
+  lines and a 100 mm check bar; ``--deck FILE`` prints only an owner's deck
+  list (``[cards]`` with ``"card name" = copies``).
+- ``mat``: the card mat's marker stickers (to scale) and a map of the mat
+  (its zones and where each marker goes), from the profile's ``[cards]``
+  section, or the standard mat.
+
+A multi-page PDF (``--out FILE.pdf``) or one PNG per page (``--out FILE.png``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cogtable.card_decks import DECK_GAMES, load_deck, owner_deck
+from cogtable.errors import UserError
+from cogtable.printing import write_pages
+from hardware.profile import ProfileError, load_profile
+from vision.card_mat import CardMatLayout, standard_mat
+from vision.card_sheet import StickerSpec, mat_map_page, sticker_pages
+from vision.card_tags import FAMILY_NAME
+from vision.stickers import PAPERS
+from vision.stickers import sticker_pages as marker_pages
+
+NAME = "cards"
+HELP = "Print card tag stickers for a game's cards, or the card mat's markers and map."
+TARGETS = (*DECK_GAMES, "mat")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``print GAME|mat --out FILE [--deck FILE] [--paper a4|letter] [--dpi N] [--profile P]``."""
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    printing = actions.add_parser("print", help="write printable pages (PDF or PNG) to scale")
+    printing.add_argument("what", choices=TARGETS, help="a game's card stickers, or the card mat")
+    printing.add_argument("--out", required=True, type=Path, help="file to write: .pdf or .png")
+    printing.add_argument(
+        "--deck", type=Path, default=None, help='your deck list: [cards] "name" = copies'
+    )
+    printing.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper (a4)")
+    printing.add_argument("--dpi", type=float, default=300.0, help="dots per inch (default 300)")
+    printing.add_argument(
+        "--profile", type=Path, default=None, help="table profile (default: the mock table)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check everything, render the pages, write them; say what was written."""
+    if not 72 <= args.dpi <= 1200:
+        raise UserError(f"--dpi {args.dpi:g} is out of range: use 72 to 1200")
+    if args.what == "mat":
+        if args.deck is not None:
+            raise UserError("--deck is for a game's cards, not for the mat")
+        return _print_mat(args, _profile_mat(args.profile))
+    return _print_stickers(args)
+
+
+def _print_stickers(args: argparse.Namespace) -> int:
+    tags = owner_deck(args.what, args.deck) if args.deck else load_deck(args.what).tags
+    specs = [StickerSpec(tag.tag_id, tag.name, tag.deck) for tag in tags]
+    title = args.what if args.deck is None else f"{args.what} ({args.deck.name})"
+    pages = sticker_pages(specs, PAPERS[args.paper], args.dpi, title)
+    written = write_pages(pages, args.out, args.dpi)
+    print(
+        f"wrote {_shown(written)}: {len(specs)} {args.what} card stickers ({FAMILY_NAME}) on "
+        f"{len(pages)} {args.paper} page{'s' if len(pages) > 1 else ''} at {args.dpi:g} dpi; "
+        "print at 100% and check the 100 mm bar"
+    )
+    return 0
+
+
+def _print_mat(args: argparse.Namespace, mat: CardMatLayout) -> int:
+    paper = PAPERS[args.paper]
+    pages = marker_pages([mat.part()], paper, args.dpi)
+    pages.append(mat_map_page(mat, paper, args.dpi))
+    written = write_pages(pages, args.out, args.dpi)
+    print(
+        f"wrote {_shown(written)}: {len(mat.markers)} marker stickers and a map of the "
+        f"{mat.width_mm:g} x {mat.height_mm:g} mm card mat ({len(mat.zones)} zones) on "
+        f"{len(pages)} {args.paper} pages at {args.dpi:g} dpi; print at 100% and check the "
+        "100 mm bar"
+    )
+    return 0
+
+
+def _profile_mat(path: Path | None) -> CardMatLayout:
+    """The card mat the profile declares (``[cards]``), or the standard mat for its seats."""
+    try:
+        profile = load_profile(path)
+    except ProfileError as error:
+        raise UserError(str(error)) from error
+    mat = getattr(profile, "cards", None)
+    if mat is not None:
+        return mat
+    return standard_mat(min(6, max(1, len(profile.seats))))
+
+
+def _shown(written: list[Path]) -> str:
+    return str(written[0]) if len(written) == 1 else f"{written[0]} ... {written[-1]}"
