@@ -31,8 +31,20 @@ from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
 from cogtable.terminal import QUIT, is_quit
 from games import cog
-from games.cog.actions import Activate, CompleteItem, DrawCard, DrawLetter, RollDie, TakeCard
-from games.cog.edition import describe_card
+from games.cog.actions import (
+    Activate,
+    CompleteItem,
+    DrawCard,
+    DrawLetter,
+    MakeWild,
+    RollDie,
+    TakeCard,
+    TakeCentre,
+    TakeDie,
+    TakeLetters,
+    TakeTurnOrder,
+)
+from games.cog.edition import describe_card, describe_icons
 from games.cog.players import OLD_NAMES, PLAYERS
 from games.cog.state import COLOURS, CogState
 from games.core import CHANCE, Action, State
@@ -43,6 +55,34 @@ SEATS = SeatRule(
 )
 """Who may sit, and who sits where the command line names nobody."""
 MAX_PLIES = 20_000
+CHOICE_HELP = f"""\
+Type a choice's number, or its words as listed. The kinds of choice:
+  top slot 2             put your cog on top slot 2: take its letters and stars
+  cabinet slot 1         put your cog on cabinet slot 1: take its card
+  cabinet slot 1 swap    pay a star: discard that card and take the deck's top card
+  die 1                  put your cog on die 1: your pawn moves that many spaces and
+                         takes what the space it lands on shows (nothing if occupied);
+                         in phase III the die is what powers your cards
+  die 1 reroll           pay a star to roll that die again first
+  turn order #1          put your cog on turn-order place 1 (the order next round;
+                         #2 gives a star, #3 3 VP, #4 a letter); taking a place that
+                         is held costs a star and moves the cogs there down one
+  turn order #1 protect  pay a star so your cog there cannot be moved down
+  centre 3               take the letter on centre square 3
+  activate #12           use your die on power card #12 (once a round)
+  spell GEAR r1c2 across spell a goal word on your grid from row 1, column 2,
+                         across or down; '... wild 2' puts a wild tile at letter 2
+  item #5 cube           complete item card #5 and put a cube on its word
+  item #5 bonus          complete item card #5 and take its bonus instead
+  wild A                 pay a star: your A turns face down, a wild tile that
+                         counts as any letter (two at a crossing)
+  wild r2c3              pay a star: the tile on row 2, column 3 of your grid goes wild
+  2 stars for a letter   give back 2 stars, draw a letter from the bag
+  AN for a star          give back the letters A and N, take a star
+  deconstruct GEAR       take GEAR off your grid (its letters go back to the bag)
+  return A, return a star  more than 7 letters or 3 stars at the round's end: give one back
+  done                   end your part of this phase
+Also: goals (the goal words in play), help, {QUIT}"""
 TABLE_HELP = (
     f"Type what the table rolled or drew at each question; '{QUIT}' stops the game "
     "(a single letter, q too, is always a letter drawn)."
@@ -147,15 +187,22 @@ def ask_choice(state: CogState, player: int, out: TextIO) -> Action | None:
     for number, action in enumerate(legal, start=1):
         out.write(f"  {number:3d}. {action.notation()}{_explained(state, action)}\n")
     while True:
-        out.write(f"{COLOURS[player]}, your choice (number or notation, or {QUIT}): ")
+        out.write(f"{COLOURS[player]}, your choice (number or notation; help, goals, {QUIT}): ")
         out.flush()
         answer = _read_answer(f"{COLOURS[player]}'s choice")
         if is_quit(answer):
             return None
+        if answer.casefold() in ("help", "?"):
+            out.write(CHOICE_HELP + "\n")
+            continue
+        if answer.casefold() == "goals":
+            out.write("\n".join(goal_lines(state, player)) + "\n")
+            continue
         chosen = _match(answer, legal)
         if chosen is not None:
+            out.write(f"{COLOURS[player]}: {chosen.notation()}{_explained(state, chosen)}\n")
             return chosen
-        out.write("  not one of the choices above\n")
+        out.write("  not one of the choices above (type help to see what each kind means)\n")
 
 
 def _match(answer: str, legal: list[Action]) -> Action | None:
@@ -165,12 +212,53 @@ def _match(answer: str, legal: list[Action]) -> Action | None:
 
 
 def _explained(state: CogState, action: Action) -> str:
-    """The card an action names, in words (empty for actions that name none)."""
+    """What an action takes or does, in words (empty for actions that say it themselves)."""
     if isinstance(action, Activate | CompleteItem):
         return f"  = {describe_card(state.card(action.card))}"
     if isinstance(action, TakeCard):
         return f"  = {_card_slot_words(state, action)}"
+    if isinstance(action, TakeDie):
+        return f"  = {_die_words(state, action)}"
+    if isinstance(action, TakeLetters):
+        tiles, stars, _ = state.view()["top"][str(action.slot)]
+        return f"  = letters {tiles or 'none'}, {stars} star{'' if stars == 1 else 's'}"
+    if isinstance(action, TakeCentre):
+        return f"  = the {state.view()['centre'][action.square]}"
+    if isinstance(action, TakeTurnOrder):
+        return f"  = {_turn_order_words(state, action)}"
+    if isinstance(action, MakeWild):
+        return f"  = pay a star: your {action.letter} becomes a wild tile"
     return ""
+
+
+def _die_words(state: CogState, action: TakeDie) -> str:
+    """The die's colour and number, and where the pawn lands and what it takes there."""
+    view = state.view()
+    colour, value, _ = view["dice"][action.slot]
+    if action.reroll:
+        return f"pay a star, re-roll the {colour} die (now {value}), then move the pawn"
+    track = state.ed.track
+    pawn = view["mats"][action.player]["pawn"]
+    landing = (pawn + value) % len(track)
+    others = [m["pawn"] for p, m in enumerate(view["mats"]) if p != action.player]
+    gains = "occupied, no bonus" if landing in others + view["neutral"] else None
+    return (
+        f"the {colour} die, {value}: the pawn moves {pawn} -> {landing}, "
+        f"{gains or describe_icons(track[landing])}"
+    )
+
+
+def _turn_order_words(state: CogState, action: TakeTurnOrder) -> str:
+    """Which place next round, whether it bumps a cog (a star) and whether it is protected."""
+    held, _, bonus = state.view()["turn"][action.position]
+    words = [f"place {action.position + 1} in next round's turn order"]
+    if bonus:
+        words.append(f"bonus {describe_icons((bonus,))}")
+    if held is not None:
+        words.append(f"pay a star to move {COLOURS[held]}'s cog down")
+    if action.protect:
+        words.append("pay a star so no cog can move yours")
+    return ", ".join(words)
 
 
 def _card_slot_words(state: CogState, action: TakeCard) -> str:
@@ -285,9 +373,10 @@ def render(state: State, player: int | None = None) -> str:
     """The board and every mat as text; VPs only for ``player`` (all of them at the end)."""
     assert isinstance(state, CogState)
     view = state.view(player)
-    lines = [_board_line(view), *_board_details(view), *_cabinet_lines(state, view)]
+    lines = [_board_line(view), *_board_details(view), *goal_lines(state, player)]
+    lines += _cabinet_lines(state, view)
     for seat, mat in enumerate(view["mats"]):
-        lines.extend(_mat_lines(state, seat, mat))
+        lines.extend(_mat_lines(state, seat, mat, own=seat == player))
     if view["final"]:
         lines.append(_final_line(view["final"]))
     return "\n".join(lines)
@@ -303,7 +392,10 @@ def _board_line(view: dict[str, Any]) -> str:
 
 def _board_details(view: dict[str, Any]) -> list[str]:
     centre = " ".join(letter or "_" for letter in view["centre"])
-    top = " | ".join(f"{tiles or '-'}{'*' * stars}" for tiles, stars, _ in view["top"].values())
+    top = " ".join(
+        f"{int(slot) + 1}:{tiles or '-'}{'*' * stars}"
+        for slot, (tiles, stars, _) in view["top"].items()
+    )
     dice = " ".join(f"{colour}:{value}" for colour, value, _ in view["dice"])
     return [f"  centre {centre}   top {top}   dice {dice}   deck {view['deck_size']}"]
 
@@ -318,7 +410,19 @@ def _cabinet_lines(state: CogState, view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _mat_lines(state: CogState, seat: int, mat: dict[str, Any]) -> list[str]:
+def goal_lines(state: CogState, player: int | None = None) -> list[str]:
+    """The goal cards in play, their words and bonus; ``player``'s cubed words marked ``+``."""
+    view = state.view(player)
+    cubed = set(view["mats"][player]["cubes"]) if player is not None else set()
+    lines = ["  goal words in play (the only words you may spell):"]
+    for number in state.goals_in_play():
+        goal = state.ed.goal(number)
+        words = " ".join(word + ("+" if word in cubed else "") for word in goal.words)
+        lines.append(f"    card {number}: {words}  (all three cubed: {describe_icons(goal.bonus)})")
+    return lines + (["    (+ : you have a cube on that word)"] if cubed else [])
+
+
+def _mat_lines(state: CogState, seat: int, mat: dict[str, Any], own: bool = False) -> list[str]:
     vp = "hidden" if mat["vp"] is None else mat["vp"]
     items = ", ".join(state.card(card_id).word for card_id in mat["items"]) or "-"
     cubed = " ".join(mat["cubes"]) or "-"
@@ -327,8 +431,14 @@ def _mat_lines(state: CogState, seat: int, mat: dict[str, Any]) -> list[str]:
         f"pawn {mat['pawn']}  items {len(mat['items'])} ({items})  "
         f"cubes beside {cubed}  cubes left {mat['cubes_left']}  goals done {mat['goals_done']}"
     )
-    grid = ["    " + row for row in mat["grid"]["rows"]] if mat["grid"]["words"] else []
-    return [head, *_held_cards(state, mat), *grid]
+    shown = own or mat["grid"]["words"]
+    return [head, *_held_cards(state, mat), *(_grid_lines(mat["grid"]["rows"]) if shown else [])]
+
+
+def _grid_lines(rows: list[str]) -> list[str]:
+    """A grid with its row and column numbers (as ``spell WORD r1c2 across`` counts them)."""
+    header = "".join(str(col % 10) for col in range(1, len(rows[0]) + 1)) if rows else ""
+    return [f"       {header}", *(f"    {n:>2} {row}" for n, row in enumerate(rows, start=1))]
 
 
 def _held_cards(state: CogState, mat: dict[str, Any]) -> list[str]:

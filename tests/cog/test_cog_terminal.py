@@ -47,3 +47,37 @@ def test_render_hides_vps_until_the_end() -> None:
     state = cog.new_game({"players": 2}, 0)
     state.mats[0].vp = 17
     assert "VP 17" not in render(state) and "VP 17" in render(state, 0)
+
+
+def test_the_goal_words_and_your_own_grid_are_shown_from_the_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "cog", "--seat", "1=human", "--seat", "2=random", "--seed", "1"]) == 0
+    first_view = capsys.readouterr().out.split("your choice")[0]
+    state = _at_the_first_choice(seed=1)
+    for number in state.goals_in_play():
+        assert f"card {number}: {' '.join(state.ed.goal(number).words)}" in first_view
+    assert "       12345678\n     1 ........\n" in first_view  # Red's empty grid, numbered
+    assert first_view.count("     8 ........") == 1  # only the human's own empty grid
+
+
+def test_help_explains_every_kind_of_choice_and_your_die_choice_is_narrated(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\ngoals\ndie 1\nquit\n"))
+    assert main(["play", "cog", "--seat", "2=random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    for kind in ("wild A ", "top slot 2 ", "turn order #1 protect ", "die 1 reroll ", "done "):
+        assert f"\n  {kind}" in out, kind
+    assert out.count("goal words in play") >= 3  # two views and the answer to 'goals'
+    colour, value, _ = _at_the_first_choice(seed=1).view()["dice"][0]
+    assert f"Red: die 1  = the {colour} die, {value}: the pawn moves 0 -> {value}, " in out
+
+
+def _at_the_first_choice(seed: int) -> cog.CogState:
+    """A two-player game with the seed's chance applied, up to Red's first choice."""
+    state = cog.new_game({"players": 2}, seed)
+    while state.to_act() != (0,):
+        state.apply(state.sample_chance())
+    return state
