@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -32,6 +33,7 @@ from cogtable.terminal import QUIT, is_quit
 from games import cookie
 from games.cookie.actions import Hunt, Play, seat_name
 from games.cookie.players import OLD_NAMES, PLAYERS, Player, make_player
+from games.cookie.reference import REFERENCES, Reference
 from games.core import CHANCE, Action, State
 
 HELP = "The Cookie 2.0: Every Man for Himself (4-6 players) or The Big Hunt (2-4 players)."
@@ -194,7 +196,7 @@ def _pick(answer: str, legal: list[Action]) -> Action | None:
 def render(state: State) -> str:
     """What the whole table may see, as text (also used by ``cogtable replay``)."""
     view = state.view(None)
-    lines = [_heading(view), "Coins: " + _per_seat(view["coins"])]
+    lines = [_heading(view), reference_line(_reference(view)), "Coins: " + _per_seat(view["coins"])]
     draw: Callable[[dict[str, Any]], list[str]] = (
         _hunt_lines if view["variant"] == "hunt" else _big_hunt_lines
     )
@@ -217,6 +219,21 @@ def _heading(view: dict[str, Any]) -> str:
         f"== The Cookie 2.0, {title}, {view['players']} players: round {shown_round} of "
         f"{view['rounds']}, first player {seat_name(view['first_player'])} =="
     )
+
+
+def _reference(view: dict[str, Any]) -> Reference:
+    """The Reference card on the table: one per player count, The Big Hunt always 6's."""
+    return REFERENCES[view["players"] if view["variant"] == "hunt" else 6]
+
+
+def reference_line(reference: Reference) -> str:
+    """Who hunts whom, as the Reference card shows it: the hunting cycle in one line."""
+    start = reference.characters[0]
+    cycle, hunter = [start], reference.prey[start]
+    while hunter != start:
+        cycle.append(hunter)
+        hunter = reference.prey[hunter]
+    return f"Reference card: {' hunts '.join([*cycle, start])} (each hunts the next)"
 
 
 def _per_seat(values: list[Any]) -> str:
@@ -252,11 +269,58 @@ def _last_round_lines(view: dict[str, Any]) -> list[str]:
     if not last:
         return []
     lines = [f"Round {last['round'] + 1} scored: " + _per_seat([f"+{g}" for g in last["gains"]])]
+    reference = _reference(view)
     if "roles" in last:
         lines.append("  roles were: " + _per_seat(last["roles"]))
+        explain = _hunt_score_words
     else:
         lines.append(f"  target {last['target']}; hunted with: " + _per_seat(last["hunts"]))
-    return lines
+        explain = _big_hunt_score_words
+    return lines + [f"  {explain(last, seat, reference)}" for seat in range(len(last["gains"]))]
+
+
+def _hunt_score_words(last: dict[str, Any], seat: int, reference: Reference) -> str:
+    """Why ``seat`` scored what it did in Every Man for Himself: Sword, Shield, Hill."""
+    roles, gain = last["roles"], last["gains"][seat]
+    role = roles[seat]
+    sword = _aim_words("Sword", last["swords"][seat], roles, reference.prey[role], 3)
+    shield = _aim_words("Shield", last["shields"][seat], roles, reference.hunter[role], 2)
+    hill = gain - sword.coins - shield.coins
+    kept = "Hill kept in hand +1" if hill else "no Hill in hand"
+    return f"{seat_name(seat)} ({role}) +{gain}: {sword.words}; {shield.words}; {kept}"
+
+
+@dataclass(frozen=True)
+class AimScore:
+    """What one aimed card earned, and why in words."""
+
+    coins: int
+    words: str
+
+
+def _aim_words(card: str, aim: int | None, roles: list[str], wanted: str, worth: int) -> AimScore:
+    """A Sword (at your prey, 3) or a Shield (at your hunter, 2): hit or missed, in words."""
+    goal = "prey" if card == "Sword" else "hunter"
+    if aim is None:
+        return AimScore(0, f"no {card} aimed (your {goal} was {wanted})")
+    if roles[aim] == wanted:
+        return AimScore(worth, f"{card} at {seat_name(aim)} ({wanted}, your {goal}) +{worth}")
+    return AimScore(0, f"{card} at {seat_name(aim)} ({roles[aim]}, not your {goal} {wanted}) +0")
+
+
+def _big_hunt_score_words(last: dict[str, Any], seat: int, reference: Reference) -> str:
+    """Why ``seat`` scored what it did in The Big Hunt: guaranteed, victims, target, survivor."""
+    hunts, out, gain = last["hunts"], last["eliminated"], last["gains"][seat]
+    prey = reference.prey[hunts[seat]]
+    victims = hunts.count(prey)
+    parts = ["guaranteed +1", f"{victims} {prey} eliminated +{victims}" if victims else ""]
+    if prey == last["target"]:
+        parts.append("you were eliminated, so the target escaped you" if out[seat] else
+                     f"the target {prey} +3")  # fmt: skip
+    if not out[seat] and out.count(False) == 1:
+        parts.append("only survivor +2")
+    said = "; ".join(part for part in parts if part)
+    return f"{seat_name(seat)} hunted with {hunts[seat]} (hunts {prey}) +{gain}: {said}"
 
 
 def render_private(state: State, seat: int) -> str:
@@ -265,6 +329,10 @@ def render_private(state: State, seat: int) -> str:
     lines = [render(state), f"-- {seat_name(seat)} only --"]
     if view["variant"] == "hunt":
         lines.append(f"Your role: {view['role'] or 'face down (the table has not seen it)'}")
+        if view["role"]:
+            reference = _reference(view)
+            prey, hunter = reference.prey[view["role"]], reference.hunter[view["role"]]
+            lines.append(f"You hunt {prey} (Sword: 3 coins); {hunter} hunts you (Shield: 2 coins)")
     else:
         lines.append("Your role card(s): " + ", ".join(r or "?" for r in view["roles"]))
         if view["exclusion"]:

@@ -10,6 +10,7 @@ import pytest
 
 from cogtable.cli import main
 from cogtable.terminal import cookie as front_end
+from games.cookie.reference import REFERENCES
 from games.core import Record, replay
 
 
@@ -110,3 +111,42 @@ def test_render_shows_only_public_things() -> None:
     text = front_end.render(state)
     assert "Every Man for Himself" in text
     assert "role" not in text.lower()
+
+
+@pytest.mark.parametrize(
+    ("players", "cycle"),
+    [
+        (4, "Cookie hunts Blue hunts Strontium hunts 37 hunts Cookie"),
+        (6, "Cookie hunts Blue hunts Strontium hunts 37 hunts Persians hunts Cosine hunts Cookie"),
+    ],
+)
+def test_the_reference_card_shows_who_hunts_whom(players: int, cycle: str) -> None:
+    status, out = play(["--players", str(players), "--seat", "1=strong", "--seed", "3"])
+    assert status == 0
+    assert f"Reference card: {cycle} (each hunts the next)" in out.splitlines()[1]
+
+
+def test_a_human_is_told_whom_they_hunt_and_who_hunts_them() -> None:
+    status, out = play(["--seed", "3"], typed="quit\n")
+    assert status == 0
+    role = out.split("Your role: ")[1].split("\n")[0]
+    prey, hunter = REFERENCES[4].prey[role], REFERENCES[4].hunter[role]
+    assert f"You hunt {prey} (Sword: 3 coins); {hunter} hunts you (Shield: 2 coins)" in out
+
+
+@pytest.mark.parametrize(("variant", "players"), [("hunt", 4), ("hunt", 5), ("big-hunt", 3)])
+def test_each_scoring_line_explains_the_coins_and_adds_up(variant: str, players: int) -> None:
+    argv = ["--variant", variant, "--players", str(players), "--seat", "1=strong"]
+    explained = 0
+    for seed in range(3):
+        status, out = play([*argv, "--seed", str(seed)])
+        assert status == 0
+        for line in out.splitlines():
+            if not line.startswith("  P") or ": " not in line:
+                continue
+            head, reasons = line.split(": ", 1)
+            total = int(head.rsplit("+", 1)[1])
+            parts = [int(word[1:]) for word in reasons.replace(";", " ").split() if word[0] == "+"]
+            assert sum(parts) == total, line
+            explained += 1
+    assert explained >= 3 * players * 2  # every seat, every round of three games at least
