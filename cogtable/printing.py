@@ -36,6 +36,8 @@ def write_pages(pages: Sequence[np.ndarray], out: Path, dpi: float) -> list[Path
         raise UserError(f"--out {out}: name a .pdf or a .png file")
     if out.is_dir():
         raise UserError(f"--out {out} is a folder: name a .pdf or a .png file in it")
+    if out.parent.exists() and not out.parent.is_dir():
+        raise UserError(f"--out {out}: {out.parent} is a file, not a folder")
     if not out.parent.is_dir():
         raise UserError(f"--out {out}: the folder {out.parent} does not exist")
     paths = output_paths(out, len(pages))

@@ -286,7 +286,15 @@ WALKS: dict[str, list[Case]] = {
         ),
     ],
     "board print": [
-        *output_cases("--out", "board", "print", "kogworks"),
+        *[
+            case(kind, expect, "board", "print", "kogworks", "--out", out)
+            for kind, expect, out in (
+                ("unwritable output", "the folder {d}/missing does not exist", "{d}/missing/x.png"),
+                ("unwritable output", "{d}/afile is a file, not a folder", "{d}/afile/x.pdf"),
+                ("folder", "{d}/folder: name a .pdf or a .png file", "{d}/folder"),
+                ("wrong types", "name a .pdf or a .png file", "{d}/out/sheet.jpg"),
+            )
+        ],
         *with_profile(("board", "print", "kogworks", "--out", "{d}/out/sheet.png")),
         case(
             "absurd number",

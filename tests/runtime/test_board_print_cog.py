@@ -1,4 +1,5 @@
-"""``cogtable board print cog``: marker stickers and part maps, to scale, as PDF or PNG pages."""
+"""``cogtable board print cog``: marker stickers and part maps (tiled when bigger than the
+paper), to scale, as PDF or PNG pages."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ def test_a_pdf_holds_the_sticker_pages_then_a_map_of_each_part(tmp_path: Path) -
     data = out.read_bytes()
     assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
     pages = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
-    assert len(pages) == 7  # 2 sticker pages, then board + 4 mats
+    # 2 sticker pages; the 400 mm board tiled 3 x 2 on A4 after its page map; each 265 x 185 mm
+    # mat, too big for one A4 page, tiled 2 x 1 after its page map
+    assert len(pages) == 2 + (1 + 6) + 4 * (1 + 2)
     portrait = pages[0]
     assert abs(float(portrait[0]) - 595.28) < 1 and abs(float(portrait[1]) - 841.89) < 1  # A4
 

@@ -17,7 +17,8 @@ from vision.markers import MarkerDetector
 @pytest.mark.parametrize("dpi", [72, 150])
 def test_printed_sheet_is_to_scale(tmp_path: Path, dpi: int, capsys) -> None:
     out = tmp_path / "sheet.png"
-    assert main(["board", "print", "kogworks", "--out", str(out), "--dpi", str(dpi)]) == 0
+    argv = ["board", "print", "kogworks", "--paper", "full", "--out", str(out), "--dpi", str(dpi)]
+    assert main(argv) == 0
     assert str(out) in capsys.readouterr().out
     data = out.read_bytes()
     assert b"pHYs" in data[:100]
@@ -36,7 +37,7 @@ def test_bad_dpi_and_unwritable_output_are_one_line_errors(tmp_path: Path, capsy
     assert main(["board", "print", "kogworks", "--out", str(tmp_path / "a.png"), "--dpi", "5"]) == 2
     assert main(["board", "print", "kogworks", "--out", str(tmp_path / "no" / "a.png")]) == 2
     err = capsys.readouterr().err
-    assert "--dpi 5" in err and "cannot write" in err and "Traceback" not in err
+    assert "--dpi 5" in err and "does not exist" in err and "Traceback" not in err
 
 
 def test_calibrate_end_to_end_with_the_synthetic_camera(tmp_path: Path, capsys) -> None:

@@ -1,0 +1,138 @@
+"""Sheets a home printer can print: tiled pages, a page map, the check bar, the overlap.
+
+The Kogworks sheet is 440 x 440 mm. An A4 page (10 mm margins, a 14 mm
+header) shows 190 x 261 mm of it, portrait; with 15 mm of overlap the next
+column starts 175 mm on and the next row 246 mm on, so 3 columns x 2 rows
+cover it (landscape is no better): 6 tiles and the page map. Letter is the
+same grid; A3 (277 x 386 mm shown) takes 2 x 2.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from cogtable.cli import main
+from cogtable.commands.board import kogworks_notes
+from cogtable.sheet_tiling import MM_PER_INCH, PAPERS, plan_tiles, tile_pages
+from vision.board_sheet import PEG_SAMPLE_MM, RIM_BAND_MM, annotated_sheet
+from vision.geometry import BoardGeometry, board_to_sheet_pixels
+from vision.markers import MarkerDetector, project
+from vision.overlay import print_sheet
+
+DPI = 60.0
+SCALE = DPI / MM_PER_INCH
+PAGES = {"a4": 1 + 3 * 2, "letter": 1 + 3 * 2, "a3": 1 + 2 * 2, "full": 1}
+
+
+def longest_dark_run(page: np.ndarray) -> int:
+    """The longest run of dark pixels along any row (the check bar is the longest line drawn)."""
+    dark = cv2.cvtColor(page, cv2.COLOR_BGR2GRAY) < 100
+    longest = 0
+    for row in dark:
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+        if len(edges):
+            longest = max(longest, int((edges[1::2] - edges[::2]).max()))
+    return longest
+
+
+@pytest.mark.parametrize("paper", sorted(PAGES))
+def test_kogworks_pages_per_paper_each_with_the_100_mm_bar(tmp_path: Path, paper: str) -> None:
+    out = tmp_path / "sheet.png"
+    assert (
+        main(["board", "print", "kogworks", "--paper", paper, "--dpi", str(DPI), "--out", str(out)])
+        == 0
+    )
+    files = (
+        [out]
+        if PAGES[paper] == 1
+        else [tmp_path / f"sheet-{n}.png" for n in range(1, PAGES[paper] + 1)]
+    )
+    assert sorted(tmp_path.iterdir()) == sorted(files)
+    for file in files:
+        page = cv2.imread(str(file))
+        if paper != "full":
+            size = sorted(PAPERS[paper])
+            assert sorted(page.shape[:2]) == [round(side * SCALE) for side in size]
+        bar_mm = longest_dark_run(page) / SCALE
+        assert abs(bar_mm - 100.0) <= 0.6, (file.name, bar_mm)
+
+
+def test_the_pdf_has_one_a3_page_per_tile_and_the_map(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.pdf"
+    assert (
+        main(["board", "print", "kogworks", "--paper", "a3", "--dpi", "40", "--out", str(out)]) == 0
+    )
+    boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", out.read_bytes())
+    assert len(boxes) == PAGES["a3"]
+    for width, height in boxes:
+        assert sorted((float(width), float(height))) == pytest.approx([841.89, 1190.55], abs=1)
+
+
+def test_neighbouring_tiles_share_exactly_the_overlap() -> None:
+    rng = np.random.default_rng(3)
+    sheet = rng.integers(0, 256, (round(440 * SCALE), round(440 * SCALE), 3), dtype=np.uint8)
+    pages = tile_pages(sheet, (440.0, 440.0), "a4", DPI, "noise")
+    plan = plan_tiles((sheet.shape[1], sheet.shape[0]), PAPERS["a4"], DPI, 15.0)
+    assert plan.overlap_px == round(15.0 * SCALE)
+    assert (plan.columns, plan.rows) == (3, 2)
+    left, top = plan.content_origin_px()
+    width, height = plan.content_px
+    overlap = plan.overlap_px
+
+    def content(row: int, column: int) -> np.ndarray:
+        page = pages[1 + row * plan.columns + column]
+        return page[top : top + height, left : left + width]
+
+    first, right, below = content(0, 0), content(0, 1), content(1, 0)
+    assert np.array_equal(first[:, -overlap:], right[:, :overlap])
+    assert np.array_equal(first[-overlap:, :], below[:overlap, :])
+    assert not np.array_equal(first[:, -overlap - 1 :], right[:, : overlap + 1])
+    x0, y0 = plan.origin_px(0, 1)
+    assert x0 == width - overlap
+    unmarked = sheet[y0 + height // 2, x0 + overlap + 5 : x0 + width]
+    assert np.array_equal(right[height // 2, overlap + 5 :], unmarked)
+
+
+def test_a_sheet_that_fits_the_paper_is_one_page() -> None:
+    sheet = np.full((round(150 * SCALE), round(100 * SCALE), 3), 200, np.uint8)
+    (page,) = tile_pages(sheet, (100.0, 150.0), "a4", DPI, "small")
+    assert page.shape[:2] == (round(297 * SCALE), round(210 * SCALE))
+
+
+def test_a_sheet_not_at_the_stated_scale_is_refused() -> None:
+    sheet = np.full((100, 100, 3), 255, np.uint8)
+    with pytest.raises(ValueError, match="not 440x440 mm at 60 dpi"):
+        tile_pages(sheet, (440.0, 440.0), "a4", DPI, "wrong")
+
+
+def test_the_notation_keeps_clear_of_what_the_camera_samples() -> None:
+    geometry, dpi = BoardGeometry(), 100.0
+    scale = dpi / MM_PER_INCH
+    plain = cv2.cvtColor(print_sheet(geometry, dpi), cv2.COLOR_GRAY2BGR)
+    annotated = annotated_sheet(geometry, dpi, kogworks_notes("Kogworks board, test"))
+    ys, xs = np.nonzero((plain != annotated).any(axis=2))
+    assert len(xs) > 5000  # names, row numbers, wheels, legend, title
+    to_board = np.linalg.inv(board_to_sheet_pixels(geometry, scale))
+    added = project(to_board, np.column_stack([xs, ys]).astype(np.float64))
+    pegs = geometry.peg_positions()
+    nearest = np.min(np.linalg.norm(added[:, None, :] - pegs[None, :, :], axis=2), axis=1)
+    assert nearest.min() > PEG_SAMPLE_MM - 1.0  # the reader's rings reach 7.5 mm
+    rim = np.linalg.norm(geometry.rim_points(1)[0])
+    radius = np.linalg.norm(added, axis=1)
+    assert not np.any(np.abs(radius - rim) < RIM_BAND_MM - 0.5)
+    found = MarkerDetector(geometry).detect(cv2.cvtColor(annotated, cv2.COLOR_BGR2GRAY))
+    assert sorted(found) == list(geometry.marker_ids())
+
+
+def test_cog_parts_bigger_than_the_paper_are_tiled(tmp_path: Path) -> None:
+    out = tmp_path / "cog.pdf"
+    assert main(["board", "print", "cog", "--paper", "a3", "--dpi", "40", "--out", str(out)]) == 0
+    boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", out.read_bytes())
+    # 1 page of stickers; the 400 mm board on 2 x 2 A3 pages and its map; each 265 x 185 mm mat
+    # fits an A3 page whole (a map page to scale)
+    assert len(boxes) == 1 + (1 + 4) + 4
