@@ -110,13 +110,16 @@ class Question:
     """What the test asks a person, in words and as data (the simulated person reads the data).
 
     ``leds``: the LEDs lit now, alone (answer yes or no), ``segment`` the
-    profile's segment when it is one lit whole; ``button``: the button to
-    press; ``die``: the die to roll.
+    profile's segment when it is one lit whole; ``face`` and ``pips``: does a
+    die's pip face (its LEDs) show that many pips, and nothing else is lit (yes
+    or no); ``button``: the button to press; ``die``: the die to roll.
     """
 
     prompt: str
     leds: tuple[int, ...] = ()
     segment: str = ""
+    face: tuple[int, ...] = ()
+    pips: int = 0
     button: TableButton | None = None
     die: int | None = None
 
@@ -314,6 +317,7 @@ def led_step(parts: TableParts, person: Person) -> SelfTestStep:
     checks = [_segment_question(segment.name, segment.leds) for segment in leds.segments]
     checks += [_led_question(parts.profile, index) for index in range(leds.length)]
     wrong, unanswered = _ask_all(parts, person, checks)
+    _all_dark(parts)
     return _led_result(parts, wrong, unanswered, len(leds.segments))
 
 
@@ -380,6 +384,11 @@ def _led_result(
     """Passed, or the LEDs that were not what was named, with what that points to."""
     name, length = "LED chain", parts.profile.leds.length
     found = f"{segments} segments and {length} LEDs lit one by one"
+    driven = parts.info.leds if parts.info is not None else length
+    if driven != length:
+        found += (
+            f" (the firmware drives {driven}: LEDs {length}-{driven - 1} are not the profile's)"
+        )
     if len(unanswered) >= GIVE_UP_AFTER:
         return SelfTestStep(
             name,
@@ -475,8 +484,9 @@ def _button_fix() -> str:
     )
 
 
-def dice_step(parts: TableParts, person: Person) -> SelfTestStep:
-    """Each die the table rolls by itself: its roll button pressed, a value in range comes."""
+def dice_step(parts: TableParts, person: Person, config: FirmwareConfig) -> SelfTestStep:
+    """Each die the table rolls by itself: its roll button pressed, a value in range comes,
+    and (a Pico die) its pip face shows that value."""
     name = "dice"
     dice = parts.profile.dice
     if not dice.pico and dice.roll_pin is None:
@@ -484,7 +494,7 @@ def dice_step(parts: TableParts, person: Person) -> SelfTestStep:
         return SelfTestStep(name, Outcome.SKIPPED, f"no electronic dice: {how}")
     if dice.pico and parts.info is None:
         return SelfTestStep(name, Outcome.SKIPPED, "no Pico to roll its dice")
-    results = [_roll_die(parts, person, die) for die in dice.pico]
+    results = [_roll_die(parts, person, die, config) for die in dice.pico]
     if dice.roll_pin is not None:
         results.append(_roll_pin(parts, person))
     bad = [text for ok, text in results if not ok]
@@ -494,15 +504,40 @@ def dice_step(parts: TableParts, person: Person) -> SelfTestStep:
     return SelfTestStep(name, Outcome.PASSED, found)
 
 
-def _roll_die(parts: TableParts, person: Person, die: int) -> tuple[bool, str]:
+def _roll_die(
+    parts: TableParts, person: Person, die: int, config: FirmwareConfig
+) -> tuple[bool, str]:
     faces = parts.profile.dice.faces
     answer = person.ask(Question(f"Press die {die}'s roll button on the Pico.", die=die))
     if isinstance(answer, Roll) and answer.die == die and 1 <= answer.value <= faces:
-        return True, f"die {die} rolled {answer.value}"
+        return _pip_face_shows(parts, person, config, answer)
     if isinstance(answer, Roll):
         return False, f"die {die}: got die {answer.die} rolling {answer.value} (1-{faces} wanted)"
     what = "nothing" if answer is None else answer.label(parts.profile)
     return False, f"die {die}: no roll came ({what})"
+
+
+def _pip_face_shows(
+    parts: TableParts, person: Person, config: FirmwareConfig, roll: Roll
+) -> tuple[bool, str]:
+    """Ask whether the die's pip face shows the value rolled (the Pico lights it by itself)."""
+    rolled = f"die {roll.die} rolled {roll.value}"
+    found = config.die(roll.die)
+    if found is None:
+        return True, rolled
+    face = tuple(found.pip_leds)
+    prompt = (
+        f"Does die {roll.die}'s face (LEDs {face[0]}-{face[-1]}) show {roll.value} "
+        f"pip{'s' if roll.value > 1 else ''}? confirm = yes, undo = no"
+    )
+    answer = person.ask(Question(prompt, face=face, pips=roll.value))
+    if isinstance(answer, TableButton) and answer.kind == "confirm":
+        return True, f"{rolled}, its face showed it"
+    said = "no" if isinstance(answer, TableButton) and answer.kind == "undo" else "no answer"
+    return (
+        False,
+        f"{rolled}, but its face did not show it ({said}): check LEDs {face[0]}-{face[-1]}",
+    )
 
 
 def _roll_pin(parts: TableParts, person: Person) -> tuple[bool, str]:
@@ -589,7 +624,7 @@ def run_selftest(
         lambda: firmware_step(parts, config),
         lambda: led_step(parts, person),
         lambda: button_step(parts, person),
-        lambda: dice_step(parts, person),
+        lambda: dice_step(parts, person, config),
         lambda: camera(parts.profile),
     ]
     results = []

@@ -21,6 +21,7 @@ from cogtable.selftest import (
     TableButton,
     TableParts,
     button_step,
+    dice_step,
     led_step,
     open_table_parts,
     results_table,
@@ -62,7 +63,10 @@ def test_the_mock_table_passes_every_step_unattended(table: tuple[TableParts, Si
     buttons = len(parts.buttons)
     assert buttons == 20 + 6  # 20 on the Pico, 6 on GPIO (seat 1 and 2 confirm/undo, table)
     assert steps[2].found == f"{buttons} of {buttons} buttons came as asked"
-    assert person.asked == len(PROFILE.leds.segments) + PROFILE.leds.length + buttons + 1
+    pip_face = 1
+    assert person.asked == len(PROFILE.leds.segments) + PROFILE.leds.length + buttons + 1 + pip_face
+    assert "(the firmware drives 108: LEDs 101-107 are not the profile's)" in steps[1].found
+    assert steps[3].found.endswith(", its face showed it")
     assert "nothing to fix" in results_table(steps)
 
 
@@ -107,6 +111,14 @@ def test_nobody_at_the_table_stops_each_step_after_two_questions(
     assert buttons.outcome is Outcome.FAILED
     assert buttons.found.startswith(f"0 of {len(parts.buttons)} buttons came as asked")
     assert f"stopped, nobody pressed: {len(parts.buttons) - 2} not asked" in buttons.found
+
+
+def test_a_pip_face_off_the_end_of_the_chain_is_named(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    person = SimulatedPerson(parts, clock, Slips(chain_length=PROFILE.leds.length))
+    step = dice_step(parts, person, read_firmware_config())
+    assert step.outcome is Outcome.FAILED
+    assert "but its face did not show it (no): check LEDs 101-107" in step.found
 
 
 def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:

@@ -62,11 +62,18 @@ class SimulatedPerson:
             return self.parts.inbox.next(ANSWER_S)
         if question.button is not None:
             return self._press(self.slips.presses_instead.get(question.button, question.button))
+        if question.face:
+            return self._press(self._pips_shown(question.face, question.pips))
         return self._press(self._yes_or_no(question.leds))
 
     def _yes_or_no(self, named: tuple[int, ...]) -> TableButton:
         """Confirm if exactly the named LEDs are lit, else undo (the quickest such button)."""
         return self._quickest("confirm" if self._lit() == set(named) else "undo")
+
+    def _pips_shown(self, face: tuple[int, ...], pips: int) -> TableButton:
+        """Confirm if the face shows ``pips`` lit LEDs and nothing else is lit, else undo."""
+        lit = self._lit()
+        return self._quickest("confirm" if lit <= set(face) and len(lit) == pips else "undo")
 
     def _lit(self) -> set[int]:
         """The LEDs that shine on the physical chain."""
