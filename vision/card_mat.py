@@ -82,7 +82,13 @@ class CardMatLayout:
         for zone in self.zones:
             if not (zone.w > 0 and zone.h > 0):
                 raise ValueError(f"{self.name}: zone {zone.name} has no size")
-        self.part()  # every marker and zone inside the mat
+            for x, y in zone.corners():
+                if not (0 <= x <= self.width_mm and 0 <= y <= self.height_mm):
+                    raise ValueError(
+                        f"{self.name}: zone {zone.name} reaches ({x:g}, {y:g}) mm, outside the "
+                        f"{self.width_mm:g}x{self.height_mm:g} mm mat"
+                    )
+        self.part()  # every marker inside the mat
         self._check_apart()
 
     def _check_apart(self) -> None:

@@ -44,7 +44,7 @@ from vision.table_renderer import (
 
 TABLE_MARGIN_MM = 70.0
 """Bare table around the mat in a scene."""
-CARD_SCALE = 3.0
+CARD_SCALE = 2.5
 """Texture pixels per mm of the composed table (about 1.5 x a 1080p frame's)."""
 STICKER_CENTRE_MM = (CARD_SIZE_MM[0] / 2, 52.0)
 """Where a card's sticker is centred on its face, mm from the card's top-left."""

@@ -16,7 +16,7 @@ The mock table draws the same pictures, so what the synthetic camera sees is
 what a printer prints.
 
 >>> draw_sticker(7, "Propaganda", 4.0, "gorobotchev").shape
-(128, 232, 3)
+(144, 232, 3)
 """
 
 from __future__ import annotations
@@ -45,13 +45,14 @@ BACK_BGR: BGR = (48, 34, 128)
 """The card back's deep red."""
 BACK_LINE_BGR: BGR = (80, 70, 170)
 
-STICKER_MM = (58.0, 32.0)
+STICKER_MM = (58.0, 36.0)
 """A card's sticker (width x height): it fits on a 63 x 88 mm card with room to spare."""
-TAG_MM = 24.0
-"""The printed tag's side (its black border included): 3 mm modules."""
+TAG_MM = 28.0
+"""The printed tag's side (its black border included): 3.5 mm modules, four pixels of a
+720p camera over the standard mat."""
 TAG_INSET_MM = 4.0
 """From the sticker's left and top-and-bottom-centred: the tag's quiet zone is >= one module."""
-BACK_TAG_MM = 24.0
+BACK_TAG_MM = TAG_MM
 NAME_MM = 3.0
 """Cap height of a card's name on its sticker."""
 MAT_MARKER_QUIET = 1.0
@@ -115,11 +116,13 @@ def draw_sticker(tag_id: int, name: str, px_per_mm: float, deck: str = "") -> np
     sticker[top : top + side, left : left + side] = tag_image(tag_id, side)[..., None]
     text_x = TAG_INSET_MM + TAG_MM + 3.0
     room = STICKER_MM[0] - text_x - 2.0
-    lines = wrap(name, room, NAME_MM)
-    y = STICKER_MM[1] / 2 - (len(lines) - 1) * NAME_MM * 0.8 - 2.0
+    longest = max((_text_width(word, 1.0) for word in name.split()), default=1.0)
+    cap = min(NAME_MM, room / max(longest, 1e-6))
+    lines = wrap(name, room, cap)
+    y = STICKER_MM[1] / 2 - (len(lines) - 1) * cap * 0.8 - 2.0
     for line in lines:
-        _text(sticker, line, (text_x, y), NAME_MM, scale=px_per_mm, colour=INK)
-        y += NAME_MM * 1.6
+        _text(sticker, line, (text_x, y), cap, scale=px_per_mm, colour=INK)
+        y += cap * 1.6
     detail = f"#{tag_id}" + (f" {deck}" if deck else "")
     _text(sticker, detail, (text_x, y + 1.0), 2.0, scale=px_per_mm, colour=GREY)
     return sticker
@@ -136,7 +139,7 @@ def draw_back(px_per_mm: float) -> np.ndarray:
         cv2.line(back, (round(start), 0), (round(start + height), height), BACK_LINE_BGR, line)
         cv2.line(back, (round(start), height), (round(start + height), 0), BACK_LINE_BGR, line)
     middle = (CARD_SIZE_MM[0] / 2, CARD_SIZE_MM[1] / 2)
-    quiet = BACK_TAG_MM / 2 + 4.0
+    quiet = BACK_TAG_MM / 2 + 5.0
     _fill(
         back,
         (middle[0] - quiet, middle[1] - quiet, middle[0] + quiet, middle[1] + quiet),
