@@ -59,7 +59,7 @@ from .actions import (
 from .cards import KINDS, Card, CardSet
 from .effects import ANDROIDOPOV, SIMULENIN, Effects
 from .model import Entry, Seat
-from .table_mode import hold_refusal
+from .table_mode import deck_refusal, hold_refusal
 from .tasks import (
     CHANCE_TASKS,
     DECISION_TASKS,
@@ -490,13 +490,9 @@ class CommissarsState(Effects, State):
         return list(self._events)
 
     def _why_illegal(self, action: Action) -> str:
-        if isinstance(action, Play | Discard):
-            holder = action.source if isinstance(action, Play) and action.source >= 0 else -1
-            holder = action.player if holder < 0 else holder
-            if 0 <= holder < self.num_players:
-                refusal = self.cannot_hold_reason(holder, action.card)
-                if refusal is not None:
-                    return refusal
+        refusal = self._card_refusal(action)
+        if refusal is not None:
+            return refusal
         if isinstance(action, Play) and action.source < 0:
             return f"{action.notation()} is not allowed now ({self.waiting_for()})"
         if isinstance(action, UnseenDraw) and not self.unknown_hands:
@@ -507,6 +503,20 @@ class CommissarsState(Effects, State):
                 f"(it is {self.player_name(self.active)}'s {self.phase} phase)"
             )
         return f"{action.notation()} is not possible now ({self.waiting_for()})"
+
+    def _card_refusal(self, action: Action) -> str | None:
+        """Why the card an action names cannot be where it says: in a hand, atop a deck."""
+        if isinstance(action, Play | Discard):
+            from_hand = action.source if isinstance(action, Play) and action.source >= 0 else -1
+            holder = action.player if from_hand < 0 else from_hand
+            if 0 <= holder < self.num_players:
+                return self.cannot_hold_reason(holder, action.card)
+        if self.unknown_hands and isinstance(action, TopCard) and self.to_act() == (CHANCE,):
+            task = self._chance_task()
+            if isinstance(task, Draw | Flip):
+                seat, who = self.seats[task.player], self.player_name(task.player)
+                return deck_refusal(seat, who, action.card, self._face_up(), task.player)
+        return None
 
     def _answer_task(self, task: Task, action: Action) -> None:
         """Apply a chance outcome or a decision to the task at the front."""
@@ -797,8 +807,11 @@ class CommissarsState(Effects, State):
         seat, who = self.seats[player], self.player_name(player)
         if not self.unknown_hands:
             return None if seat.could_hold(card) else f"{card} is not in {who}'s hand"
-        face_up = [*self.stack, *([self.resolving] if self.resolving else [])]
-        return hold_refusal(seat, who, card, face_up, player)
+        return hold_refusal(seat, who, card, self._face_up(), player)
+
+    def _face_up(self) -> list[Entry]:
+        """The cards played and not yet in a discard pile: the stack and the card resolving."""
+        return [*self.stack, *([self.resolving] if self.resolving else [])]
 
     # -- views ----------------------------------------------------------------------------
 

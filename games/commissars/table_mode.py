@@ -96,7 +96,24 @@ def hold_refusal(
     if not seat.unseen:
         known = ", ".join(sorted(seat.hand.elements()))
         return f"{who} cannot hold {card}: every card in their hand is known ({known})"
+    return f"{who} cannot hold {card}: {_where_seen(seat, card, face_up, player)}"
+
+
+def deck_refusal(
+    seat: Seat, who: str, card: str, face_up: Iterable[Entry], player: int
+) -> str | None:
+    """Why ``card`` cannot come off ``who``'s deck (seat ``player``) now; None if it could."""
+    if seat.deck_size() == 0:
+        return f"{who}'s deck is empty"
+    if seat.deck[card] > 0:
+        return None
+    return f"{who}'s deck cannot hold {card}: {_where_seen(seat, card, face_up, player)}"
+
+
+def _where_seen(seat: Seat, card: str, face_up: Iterable[Entry], player: int) -> str:
+    """Where every copy of ``card`` in the seat's card list is seen (none in the deck or unseen)."""
     places = {
+        "known in their hand": seat.hand[card],
         "in their discard pile": seat.discard.count(card),
         "on the stack": sum(
             1 for entry in face_up if entry.home == player and not entry.copy and entry.card == card
@@ -104,9 +121,9 @@ def hold_refusal(
     }
     copies = sum(places.values())
     if not copies:
-        return f"{who} cannot hold {card}: their deck has no {card}"
+        return f"their deck has no {card}"
     where = ", ".join(f"{count} {place}" for place, count in places.items() if count)
-    return f"{who} cannot hold {card}: {_all_copies(copies, card)} seen ({where})"
+    return f"{_all_copies(copies, card)} seen ({where})"
 
 
 def _all_copies(copies: int, card: str) -> str:

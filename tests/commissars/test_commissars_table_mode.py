@@ -203,5 +203,9 @@ def test_a_draw_the_table_saw_is_accepted_and_known() -> None:
     assert TopCard("Revolution", player=CHANCE) in state.legal_actions(CHANCE)
     state.apply(TopCard("Revolution", player=CHANCE))
     assert state.seats[0].hand["Revolution"] == 1 and state.seats[0].unseen == 0
-    with pytest.raises(IllegalAction):
-        state.apply(TopCard("Revolution", player=CHANCE))  # the deck had only one
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(TopCard("Revolution", player=CHANCE))
+    assert str(refused.value) == (
+        "player 1's deck cannot hold Revolution: their deck's only Revolution is seen "
+        "(1 known in their hand)"
+    )
