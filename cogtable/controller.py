@@ -78,10 +78,11 @@ class Controller:
         try:
             while True:
                 item = self._next()
-                self.heartbeat()
                 if isinstance(item, Shutdown):
+                    self.heartbeat()
                     return item.reason
                 self._handle(item)
+                self.heartbeat()  # after the item: the status written then already shows it
         finally:
             self.table.pause()
 

@@ -44,8 +44,13 @@ RELOAD = "reload"
 STATUS_FILE = "status.json"
 EX_CONFIG = 78
 """sysexits' 'configuration error': a profile that cannot be used."""
-CHECK_SECONDS = 0.2
-"""The status is looked at no more often than this (a change is written at the next look)."""
+CHECK_SECONDS = 0.05
+"""The status is looked at no more often than this (a change is written at the next look).
+
+The controller beats after every input it handled and every idle tick (0.5 s),
+so a move is looked at as soon as it is handled; this bounds the cost of a
+burst of inputs (a status costs about a millisecond) to a few percent of a core.
+"""
 REWRITE_SECONDS = 1.0
 """An unchanged status is written again this often (its ``updated`` time shows a live table)."""
 WAIT_POLL_S = 0.25

@@ -57,6 +57,17 @@ def test_heartbeat_after_every_input_and_shutdown() -> None:
     assert len(beats) == 3
 
 
+def test_the_heartbeat_comes_once_the_item_is_handled() -> None:
+    """The status the heartbeat writes then already shows the item (a move reaches the web)."""
+    table = RecordingTable()
+    handled_at_beat: list[int] = []
+    inputs: queue.Queue[Input] = queue.Queue()
+    for item in (ConsoleCommand("a"), ConsoleCommand("b"), Shutdown()):
+        inputs.put(item)
+    Controller(table, inputs, heartbeat=lambda: handled_at_beat.append(len(table.handled))).run()
+    assert handled_at_beat == [1, 2, 2]
+
+
 def test_idle_ticks_reach_the_table_and_beat() -> None:
     inputs: queue.Queue[Input] = queue.Queue()
     table = RecordingTable()

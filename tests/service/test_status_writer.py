@@ -29,7 +29,7 @@ def test_a_change_is_written_at_the_next_look_not_a_second_later(tmp_path: Path)
     writer = StatusWriter(tmp_path, lambda: dict(status), clock=clock)
     writer(force=True)
     status["ply"] = 1
-    clock.now += CHECK_SECONDS
+    clock.now += CHECK_SECONDS * 1.5
     writer()
     assert written(tmp_path)["ply"] == 1
     assert written(tmp_path)["updated"] == clock.now
