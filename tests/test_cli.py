@@ -11,6 +11,10 @@ import pytest
 
 import cogtable
 from cogtable.cli import command_modules, main
+from cogtable.journal import Journal
+from cogtable.runtime import JOURNAL_NAME
+from games.cookie.players import make_player
+from games.core import CHANCE
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,3 +67,26 @@ def test_a_record_with_garbage_values_is_one_line_not_a_traceback(
     assert main(["replay", str(path)]) == 2
     error = capsys.readouterr().err
     assert "action 1 (" in error and "does not apply" in error and "Traceback" not in error
+
+
+def test_games_lists_under_a_header_and_names_the_winners(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with Journal(tmp_path / JOURNAL_NAME) as journal:
+        game = journal.new_game("cookie", {"players": 4}, seed=2)
+        bots = [make_player("strong", seat) for seat in range(4)]
+        while not game.state.is_over():
+            acting = game.state.to_act()
+            if acting == (CHANCE,):
+                action = game.state.sample_chance()
+            else:
+                action = bots[acting[0]].choose(game.state, acting[0])
+            game.apply(action, "console")
+        outcome = game.state.outcome()
+        assert outcome is not None
+    assert main(["games", "--state-dir", str(tmp_path)]) == 0
+    header, line = capsys.readouterr().out.splitlines()
+    assert header.split() == ["ID", "GAME", "STARTED", "STATUS", "MOVES", "RESULT"]
+    names = " and ".join(f"P{seat + 1}" for seat in outcome.winners)
+    assert line.endswith(f"  {names} won (most coins)") and "winners [" not in line
+    assert line.index("finished") == header.index("STATUS")

@@ -26,7 +26,8 @@ def state_dir(tmp_path: Path) -> Path:
 
 def test_games_lists_the_journal(state_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games", "--state-dir", str(state_dir)]) == 0
-    line = capsys.readouterr().out.strip()
+    header, line = capsys.readouterr().out.strip().splitlines()
+    assert header.split() == ["ID", "GAME", "STARTED", "STATUS", "MOVES", "RESULT"]
     assert line.split()[:2] == ["1", "kogworks"]
     assert "running" in line and "2 moves" in line
 
@@ -99,7 +100,8 @@ def test_games_names_the_damaged_game_and_why_as_replay_refuses_it(
     _damage(state_dir, sql.replace("WHERE", "WHERE game_id = 1 AND"))
     assert main(["games", "--state-dir", str(state_dir)]) == 2
     captured = capsys.readouterr()
-    first, second = captured.out.strip().splitlines()
+    header, first, second = captured.out.strip().splitlines()
+    assert header.split()[0] == "ID"
     assert first.split()[:2] == ["1", "kogworks"] and "damaged" in first
     assert "damaged" not in second and "running" in second
     errors = captured.err.strip().splitlines()
