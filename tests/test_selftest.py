@@ -113,6 +113,16 @@ def test_nobody_at_the_table_stops_each_step_after_two_questions(
     assert f"stopped, nobody pressed: {len(parts.buttons) - 2} not asked" in buttons.found
 
 
+def test_leds_wired_out_of_order_are_named(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    swapped = Slips(misplaced={3: 7, 7: 3})
+    step = led_step(parts, SimulatedPerson(parts, clock, swapped))
+    assert step.outcome is Outcome.FAILED
+    assert "LEDs 3, 7 were not the one named" in step.found
+    assert "segment" not in step.found.split(": ", 1)[1]  # the whole pegs segment still looks right
+    assert "[leds.segments] indices" in step.fix
+
+
 def test_a_pip_face_off_the_end_of_the_chain_is_named(table: tuple[TableParts, SimClock]) -> None:
     parts, clock = table
     person = SimulatedPerson(parts, clock, Slips(chain_length=PROFILE.leds.length))

@@ -10,8 +10,9 @@ die's roll button. Its answer is whatever reaches the self-test's inbox, so the
 firmware's debouncing, the link and gpiozero's callbacks are all on the path.
 
 :class:`Slips` make the table (or the person) wrong on purpose, for tests: a
-physical chain shorter than the profile says, a person who presses another
-button than the one asked, a button that never works.
+physical chain shorter than the profile says, LEDs wired out of order, a
+person who presses another button than the one asked, a button that never
+works.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class Slips:
 
     chain_length: int | None = None
     """LEDs on the physical chain; the ones past it never light (None: as many as driven)."""
+    misplaced: Mapping[int, int] = field(default_factory=dict)
+    """LED index -> the place it really sits on the table (wired out of order); others as named."""
     presses_instead: Mapping[TableButton, TableButton] = field(default_factory=dict)
     """Asked for the key, the person presses the value."""
     dead: frozenset[TableButton] = frozenset()
@@ -76,10 +79,12 @@ class SimulatedPerson:
         return self._quickest("confirm" if lit <= set(face) and len(lit) == pips else "undo")
 
     def _lit(self) -> set[int]:
-        """The LEDs that shine on the physical chain."""
+        """The places on the table where an LED shines (an LED's place is its index, unless
+        it is misplaced)."""
         shown = self.simulator.leds()
         length = len(shown) if self.slips.chain_length is None else self.slips.chain_length
-        return {index for index, colour in enumerate(shown[:length]) if any(colour)}
+        lit = [index for index, colour in enumerate(shown[:length]) if any(colour)]
+        return {self.slips.misplaced.get(index, index) for index in lit}
 
     def _quickest(self, kind: str) -> TableButton:
         """A seat's button of ``kind``: one on GPIO (no debounce wait) if there is one."""
