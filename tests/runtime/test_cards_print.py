@@ -1,0 +1,136 @@
+"""``cogtable cards print``: one tag sticker per card (its name beside it), the mat's pages,
+owners' deck lists, and the tag data shipped with each game."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from cogtable.card_decks import load_deck, owner_deck, parse_deck
+from cogtable.cli import main
+from cogtable.errors import UserError
+from vision.card_tags import BACK_ID, family
+from vision.markers import dictionary
+
+
+def tags_on(page: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """(tag id, its image corners) of every card tag found on a printed page."""
+    quads, ids, _ = cv2.aruco.ArucoDetector(family()).detectMarkers(
+        cv2.cvtColor(page, cv2.COLOR_BGR2GRAY)
+    )
+    if ids is None:
+        return []
+    return [(int(i), quad.reshape(4, 2)) for i, quad in zip(ids.ravel(), quads, strict=True)]
+
+
+def name_is_beside(page: np.ndarray, corners: np.ndarray) -> bool:
+    """Dark print (the name) lies right of the tag, within its height."""
+    x1 = int(corners[:, 0].max())
+    y0, y1 = int(corners[:, 1].min()), int(corners[:, 1].max())
+    side = x1 - int(corners[:, 0].min())
+    beside = page[y0:y1, x1 + side // 8 : x1 + side]
+    return bool((beside.min(axis=2) < 100).sum() > 20)
+
+
+def test_every_cookie_card_has_one_sticker_its_tag_decoding_to_it_and_its_name_beside(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "cookie.png"
+    assert (
+        main(["cards", "print", "cookie", "--paper", "letter", "--dpi", "100", "--out", str(out)])
+        == 0
+    )
+    pages = sorted(tmp_path.glob("cookie-*.png"))
+    found = [tag for path in pages for tag in tags_on(cv2.imread(str(path)))]
+    deck = load_deck("cookie")
+    assert sorted(tag_id for tag_id, _ in found) == sorted(tag.tag_id for tag in deck.tags)
+    assert {deck.card(tag_id).name for tag_id, _ in found} >= {"Cookie", "Sword", "Role: Blue"}
+    page = cv2.imread(str(pages[0]))
+    assert all(name_is_beside(page, corners) for _, corners in tags_on(page))
+    assert abs(page.shape[0] / 100 * 25.4 - 279.4) < 1  # Letter, to scale
+
+
+def test_the_commissars_pdf_holds_186_stickers_on_a4_pages(tmp_path: Path) -> None:
+    out = tmp_path / "commissars.pdf"
+    assert main(["cards", "print", "commissars", "--dpi", "100", "--out", str(out)]) == 0
+    data = out.read_bytes()
+    pages = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
+    assert len(pages) == 11 and abs(float(pages[0][1]) - 841.89) < 1  # 18 stickers a page
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-f", "11", "-l", "11", "-png", str(out), str(tmp_path / "p")],
+        check=True,
+    )
+    last = cv2.imread(str(next(tmp_path.glob("p*.png"))))
+    ids = sorted(tag_id for tag_id, _ in tags_on(last))
+    assert ids == list(range(180, 186))  # the last page: the six leaders
+    deck = load_deck("commissars")
+    assert {deck.card(i).deck for i in ids} == {"leaders"}
+    assert all(name_is_beside(last, corners) for _, corners in tags_on(last))
+
+
+def test_an_owners_deck_list_prints_just_those_cards(tmp_path: Path) -> None:
+    deck_file = tmp_path / "mine.toml"
+    deck_file.write_text('[cards]\n"Propaganda" = 2\n"Computin" = 1\n', encoding="utf-8")
+    out = tmp_path / "mine.png"
+    assert main(["cards", "print", "commissars", "--deck", str(deck_file), "--out", str(out)]) == 0
+    ids = sorted(tag_id for tag_id, _ in tags_on(cv2.imread(str(out))))
+    deck = load_deck("commissars")
+    assert [deck.card(i).name for i in ids] == ["Propaganda", "Propaganda", "Computin"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[cards]\n"Propagandaa" = 2\n', "'Propagandaa' is not a commissars card"),
+        ("garbage[", "is not valid TOML"),
+        (
+            '[cards]\n"Propaganda" = 99\n',
+            "Propaganda = 99, but the commissars tag data has 42 tags",
+        ),
+        ('[cards]\n"Propaganda" = "two"\n', "expected a whole number of copies"),
+        ("deck = 1\n", "expected only a \\[cards\\] table"),
+    ],
+)
+def test_a_broken_deck_file_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    deck_file = tmp_path / "bad.toml"
+    deck_file.write_text(text, encoding="utf-8")
+    out = tmp_path / "out.pdf"
+    assert main(["cards", "print", "commissars", "--deck", str(deck_file), "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert len(error.strip().splitlines()) == 1 and re.search(message, error)
+    assert not out.exists()
+
+
+def test_the_mat_prints_its_four_marker_stickers_and_a_map(tmp_path: Path) -> None:
+    out = tmp_path / "mat.png"
+    assert main(["cards", "print", "mat", "--dpi", "150", "--out", str(out)]) == 0
+    stickers = cv2.imread(str(tmp_path / "mat-1.png"))
+    _, ids, _ = cv2.aruco.ArucoDetector(dictionary()).detectMarkers(
+        cv2.cvtColor(stickers, cv2.COLOR_BGR2GRAY)
+    )
+    assert sorted(int(i) for i in ids.ravel()) == [40, 41, 42, 43]
+    mat_map = cv2.imread(str(tmp_path / "mat-2.png"))
+    assert mat_map.shape[1] > mat_map.shape[0]  # landscape
+
+
+def test_shipped_tag_data_is_checked_naming_the_entry() -> None:
+    good = load_deck("commissars")
+    assert len({tag.tag_id for tag in good.tags}) == 186
+    assert all(tag.tag_id != BACK_ID for tag in good.tags)
+    twice = 'game = "cookie"\n[[card]]\nname = "Sword"\nids = [200]\n'
+    twice += '[[card]]\nname = "Hill"\nids = [200]\n'
+    with pytest.raises(UserError, match=r"card 2 \(Hill\): tag 200 is already Sword's"):
+        parse_deck(twice, "cookie", "test.toml")
+    with pytest.raises(UserError, match="name = 'Swordd' is not a card of this game"):
+        parse_deck('game = "cookie"\n[[card]]\nname = "Swordd"\nids = [1]\n', "cookie", "t")
+    with pytest.raises(UserError, match="586 is the card back"):
+        parse_deck('game = "cookie"\n[[card]]\nname = "Sword"\nids = [586]\n', "cookie", "t")
+    with pytest.raises(UserError, match="cannot read it"):
+        owner_deck("cookie", Path("/nonexistent/deck.toml"))
