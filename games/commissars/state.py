@@ -58,8 +58,8 @@ from .actions import (
 )
 from .cards import KINDS, Card, CardSet
 from .effects import ANDROIDOPOV, SIMULENIN, Effects
+from .holding import deck_refusal, hold_refusal
 from .model import Entry, Seat
-from .table_mode import deck_refusal, hold_refusal
 from .tasks import (
     CHANCE_TASKS,
     DECISION_TASKS,
@@ -285,6 +285,16 @@ class CommissarsState(Effects, State):
         if not (self.unknown_hands and isinstance(task, Draw)):
             return []
         return [TopCard(name, player=CHANCE) for name in sorted(self.seats[task.player].deck)]
+
+    def pending_draw(self) -> int | None:
+        """The player whose draw (into their hand) chance must answer now; None if no draw is due.
+
+        In table mode that is the request answered by :class:`UnseenDraw` (label "unseen card").
+        """
+        if self.to_act() != (CHANCE,):
+            return None
+        task = self._chance_task()
+        return task.player if isinstance(task, Draw) else None
 
     def _chance_task(self) -> ChanceTask:
         """The chance task at the front (the caller knows chance acts now)."""

@@ -18,9 +18,10 @@ enforces the rules:
   A hand could hold a card if it is known to be there, or if it has an unseen
   card and that multiset still holds one. Playing or discarding a card turns
   a known copy, else one unseen card, into it (the known copy first: that keeps
-  every hand still possible). A card it could not hold is refused with
-  :func:`hold_refusal`'s reason, such as "player 1 cannot hold Doublethink:
-  all 3 of their deck's Doublethink cards are seen (3 in their discard pile)".
+  every hand still possible). A card it could not hold is refused with the
+  reason (:mod:`games.commissars.holding`), such as "player 1 cannot hold
+  Doublethink: all 3 of their deck's Doublethink cards are seen (3 in their
+  discard pile)".
 - **Produce flips** come face up off the deck: a chance outcome over what the
   deck could still hold, each name weighted by its copies (the shuffle makes
   every unseen card equally likely to be on top). The flipped card is known.
@@ -59,77 +60,60 @@ cards (``TopCard``), so the table must read each dealt card (face up, or each
 player showing their deck before the shuffle); unknown deck lists are not
 modelled.
 
-Records: a record made with known hands (every draw a ``TopCard``) replays
-with ``hands = "unknown"`` (each draw then counts as seen), and a record made
-in table mode replays in table mode. A table-mode record does not replay with
-known hands: an ``UnseenDraw`` is refused there ("with known hands ... the
-table names every card drawn"), since no engine can say which card it was.
+Records ("a game record replays in either"): a record made with known hands
+(every draw a ``TopCard``) replays with ``hands = "unknown"``
+(:func:`table_mode_record`: each draw then counts as seen), and also as a table
+would have seen it, every draw unseen (:func:`unseen_draws_record`): table mode
+accepts every action of a real game. A record made in table mode replays in
+table mode. It does not replay with known hands: an ``UnseenDraw`` is refused
+there ("with known hands ... the table names every card drawn"), since no
+engine can say which card it was.
+
+For the table adapter: the option is ``hands = "unknown"``; a draw waits on the
+chance request of kind ``draw`` whose one option is ``UnseenDraw`` (label
+``"unseen card"``; :meth:`CommissarsState.pending_draw` names the drawing
+player); a card seen played is the player's ``Play`` (or ``Discard``, or an
+interceptor's ``Play(card, source=victim)``); ``state.could_hold(player, card)``
+and ``state.cannot_hold_reason(player, card)`` answer "could player p hold X";
+``view(None)`` holds each seat's ``hand_size`` and ``deck_size`` (no names), and
+``view(p)`` adds ``hand`` (the cards known in it), ``unseen_in_hand`` and
+``could_hold``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
 
-from games.core import Record
+from games.core import Action, BadRecord, IllegalAction, Record, replay
 
-from .model import Entry, Seat
+from .actions import TopCard, UnseenDraw
+from .state import CommissarsState
 
 
 def table_mode_record(record: Record) -> Record:
-    """``record`` with ``hands = "unknown"``: the same game followed as the table sees it."""
+    """``record`` with ``hands = "unknown"``: the same game followed as the table sees it.
+
+    Every draw the record names stays a draw the table saw.
+    """
     return dataclasses.replace(record, options={**record.options, "hands": "unknown"})
 
 
-def hold_refusal(
-    seat: Seat, who: str, card: str, face_up: Iterable[Entry], player: int
-) -> str | None:
-    """Why ``who``'s hand (seat ``player``) cannot hold ``card``; None if it could.
+def unseen_draws_record(record: Record) -> Record:
+    """A known-hands ``record`` as a table sees the game: in table mode, every draw unseen.
 
-    ``face_up`` is the stack (and the card resolving): the entries whose home is
-    ``player`` count as copies of their deck seen elsewhere.
+    Each ``TopCard`` that answers a draw becomes an :class:`UnseenDraw`; flips and
+    deals stay named. The record is replayed (in known mode) to tell them apart, so
+    a record that does not replay raises :class:`~games.core.BadRecord`.
     """
-    if seat.could_hold(card):
-        return None
-    if seat.hand_size() == 0:
-        return f"{who} cannot hold {card}: their hand is empty"
-    if not seat.unseen:
-        known = ", ".join(sorted(seat.hand.elements()))
-        return f"{who} cannot hold {card}: every card in their hand is known ({known})"
-    return f"{who} cannot hold {card}: {_where_seen(seat, card, face_up, player)}"
-
-
-def deck_refusal(
-    seat: Seat, who: str, card: str, face_up: Iterable[Entry], player: int
-) -> str | None:
-    """Why ``card`` cannot come off ``who``'s deck (seat ``player``) now; None if it could."""
-    if seat.deck_size() == 0:
-        return f"{who}'s deck is empty"
-    if seat.deck[card] > 0:
-        return None
-    return f"{who}'s deck cannot hold {card}: {_where_seen(seat, card, face_up, player)}"
-
-
-def _where_seen(seat: Seat, card: str, face_up: Iterable[Entry], player: int) -> str:
-    """Where every copy of ``card`` in the seat's card list is seen (none in the deck or unseen)."""
-    places = {
-        "known in their hand": seat.hand[card],
-        "in their discard pile": seat.discard.count(card),
-        "on the stack": sum(
-            1 for entry in face_up if entry.home == player and not entry.copy and entry.card == card
-        ),
-    }
-    copies = sum(places.values())
-    if not copies:
-        return f"their deck has no {card}"
-    where = ", ".join(f"{count} {place}" for place, count in places.items() if count)
-    return f"{_all_copies(copies, card)} seen ({where})"
-
-
-def _all_copies(copies: int, card: str) -> str:
-    """``card``'s copies in a deck, counted in words: "both of their deck's Blitz cards are"."""
-    if copies == 1:
-        return f"their deck's only {card} is"
-    if copies == 2:
-        return f"both of their deck's {card} cards are"
-    return f"all {copies} of their deck's {card} cards are"
+    state = replay(dataclasses.replace(record, actions=()))
+    assert isinstance(state, CommissarsState)
+    actions: list[Action] = []
+    for number, action in enumerate(record.actions, start=1):
+        drawn = isinstance(action, TopCard) and state.pending_draw() is not None
+        actions.append(UnseenDraw(player=action.player) if drawn else action)
+        try:
+            state.apply(action)
+        except IllegalAction as error:
+            where = f"action {number} ({action.safe_notation()})"
+            raise BadRecord(f"{where} does not apply: {error}") from error
+    return dataclasses.replace(table_mode_record(record), actions=tuple(actions))

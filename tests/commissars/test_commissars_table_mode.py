@@ -9,8 +9,8 @@ import pytest
 from games import commissars
 from games.commissars import Choose, Discard, Play, TopCard, UnseenDraw
 from games.commissars.state import CommissarsState
-from games.commissars.table_mode import table_mode_record
-from games.core import CHANCE, BadOptions, BadRecord, IllegalAction, State, replay
+from games.commissars.table_mode import table_mode_record, unseen_draws_record
+from games.core import CHANCE, BadOptions, BadRecord, IllegalAction, Record, State, replay
 from tests.commissars.commissars_table import give, pass_round, play, reveal, table
 from tests.random_simulation import pick_random_action
 
@@ -209,3 +209,48 @@ def test_a_draw_the_table_saw_is_accepted_and_known() -> None:
         "player 1's deck cannot hold Revolution: their deck's only Revolution is seen "
         "(1 known in their hand)"
     )
+
+
+GAME_KINDS = [
+    {"decks": "preconstructed"},
+    {"decks": "random", "leaders": True},
+    {"decks": "draft", "leaders": True, "leader_deal": "random"},
+]
+
+
+@pytest.mark.parametrize("options", GAME_KINDS, ids=["preconstructed", "random", "draft"])
+def test_every_action_of_a_real_game_is_legal_with_its_draws_unseen(
+    options: dict[str, object],
+) -> None:
+    """A known-hands game replayed ply by ply as the table sees it: nothing is refused,
+    the table's view is the same, and every real hand is among the hands the table allows."""
+    known_game = commissars.new_game({"players": 3, "max_turns": 45, **options}, 3)
+    record = play_random(known_game, random.Random(3)).record()
+    seen = unseen_draws_record(record)
+    assert sum(isinstance(a, UnseenDraw) for a in seen.actions) >= 21  # the starting hands
+    known = replay(Record(record.game, record.options, record.seed, ()))
+    table = replay(Record(seen.game, seen.options, seen.seed, ()))
+    assert isinstance(known, CommissarsState) and isinstance(table, CommissarsState)
+    reshuffles = 0
+    for real, as_seen in zip(record.actions, seen.actions, strict=True):
+        known.apply(real)
+        reshuffles += sum(event.what == "reshuffle" for event in table.apply(as_seen))
+        assert table.view(None) == known.view(None)
+        for truth, followed in zip(known.seats, table.seats, strict=True):
+            assert set(truth.hand) <= set(followed.holdable())
+            assert truth.hand_size() == followed.hand_size()
+    assert table.is_over() and table.outcome() == known.outcome()
+    assert reshuffles >= 1  # a deck ran out: the unseen cards of that hand became known
+
+
+def test_a_record_that_does_not_replay_is_refused_before_it_is_rewritten() -> None:
+    record = Record("commissars", {"players": 2}, 0, (Play("Revolution", player=1),))
+    with pytest.raises(BadRecord, match=r"action 1 \(play Revolution\) does not apply"):
+        unseen_draws_record(record)
+
+
+def test_the_draw_chance_waits_on_is_named() -> None:
+    state = unknown()
+    assert state.pending_draw() == 0
+    draw_hands(state)
+    assert state.pending_draw() is None  # the first Produce flip
