@@ -12,6 +12,7 @@ secret by its purpose only; a player's own ``view(player)`` is never used.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from dataclasses import dataclass
@@ -182,6 +183,7 @@ class TableFolder:
                 "started": game.started,
                 "finished": game.finished,
                 "outcome": game.outcome,
+                "players": _player_names(game.game, game.options, game.seed),
                 "actions": game.actions,
                 "status": game.status,
             }
@@ -249,6 +251,20 @@ class TableFolder:
 
     def _journal(self) -> Journal:
         return Journal(self.state_dir / JOURNAL_NAME, read_only=True)
+
+
+@functools.lru_cache(maxsize=64)
+def _names(game: str, options: str, seed: int) -> tuple[str, ...]:
+    state = load_game(game).new_game(json.loads(options), seed)
+    return tuple(state.player_name(seat) for seat in range(state.num_players))
+
+
+def _player_names(game: str, options: dict[str, Any], seed: int) -> list[str]:
+    """The players' names in a journal game (a game that cannot start has none listed)."""
+    try:
+        return list(_names(game, json.dumps(options, sort_keys=True), seed))
+    except (BadRecord, ValueError):
+        return []
 
 
 def _apply(state: State, action: Any, ply: int) -> list[Any]:

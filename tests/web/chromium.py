@@ -172,6 +172,7 @@ class Page:
         """The tab as a PNG at ``path`` (the whole page, not only the window)."""
         metrics = self.send("Page.getLayoutMetrics")["cssContentSize"]
         clip = {"x": 0, "y": 0, "width": metrics["width"], "height": metrics["height"], "scale": 1}
-        data = self.send("Page.captureScreenshot", {"format": "png", "clip": clip})["data"]
+        shot = {"format": "png", "clip": clip, "captureBeyondViewport": True}
+        data = self.send("Page.captureScreenshot", shot)["data"]
         path.write_bytes(base64.b64decode(data))
         return path

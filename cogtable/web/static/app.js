@@ -134,7 +134,7 @@ async function loadGames() {
     const row = body.insertRow();
     row.dataset.game = String(game.id);
     row.classList.toggle("chosen", game.id === replay.game);
-    for (const cell of [game.id, game.game, game.status, game.actions, resultWords(game.outcome, [])]) {
+    for (const cell of [game.id, game.game, game.status, game.actions, resultWords(game.outcome, game.players)]) {
       row.insertCell().textContent = String(cell);
     }
     row.addEventListener("click", () => openGame(game.id));
@@ -154,7 +154,7 @@ async function openGame(gameId) {
   list.replaceChildren();
   for (const move of data.moves) {
     const item = document.createElement("li");
-    item.textContent = `${move.player}: ${move.words}`;
+    item.textContent = move.words;
     item.addEventListener("click", () => showPly(move.ply));
     list.append(item);
   }
