@@ -201,6 +201,17 @@ def output_cases(option: str, *base: str) -> list[Case]:
     ]
 
 
+def seat_cases(command: str, game: str) -> list[Case]:
+    """A seat that is no player, a seat past the last, a seat that is no number."""
+    base = (command, game, "--quiet") if command == "sim" else (command, game)
+    return [
+        case("wrong types", "'wizard' is no player", *base, "--seat", "1=wizard"),
+        case("wrong types", "expected N=KIND", *base, "--seat", "one=random"),
+        case("absurd number", "there are seats 1 to", *base, "--seat", f"{HUGE}=random"),
+        case("absurd number", "expected a number of players", *base, "--players", "many"),
+    ]
+
+
 def sim_cases(game: str) -> list[Case]:
     """A mock run of ``game``: its kept world, its state folder, its numbers."""
     base = ("sim", game, "--quiet")
@@ -356,6 +367,7 @@ WALKS: dict[str, list[Case]] = {
     **{
         f"play {game}": [
             *output_cases("--record", *argv),
+            *seat_cases("play", game),
         ]
         for game, argv in PLAY.items()
     },
@@ -446,7 +458,10 @@ WALKS: dict[str, list[Case]] = {
         *with_profile(("selftest",)),
         case("absurd number", "--timeout", "selftest", "--timeout", "-1"),
     ],
-    **{f"sim {game}": sim_cases(game) for game in ("cog", "commissars", "cookie", "kogworks")},
+    **{
+        f"sim {game}": [*sim_cases(game), *seat_cases("sim", game)]
+        for game in ("cog", "commissars", "cookie", "kogworks")
+    },
     "status": status_cases("status"),
     "web": [
         case("missing file", "there is no such folder", "web", "--state-dir", "{d}/missing"),
