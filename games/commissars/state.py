@@ -184,8 +184,11 @@ class CommissarsState(Effects, State):
         if self.winner >= 0 or self.ended:
             return ()
         if self.tasks:
-            task = self.tasks[0]
-            return (CHANCE,) if isinstance(task, CHANCE_TASKS) else (task.player,)  # type: ignore[union-attr]
+            task = self.tasks[0]  # a chance or decision task: _advance ran the others
+            if isinstance(task, CHANCE_TASKS):
+                return (CHANCE,)
+            assert isinstance(task, DECISION_TASKS)
+            return (task.player,)
         if self.window is not None:
             return (self.window[0],)
         if self.phase == "draft":
@@ -705,14 +708,14 @@ class CommissarsState(Effects, State):
                     self.window = [(self.stack[-1].player + 1) % self.num_players, 0]
                 return
             task = self.tasks[0]
-            waits = isinstance(task, CHANCE_TASKS + DECISION_TASKS)
-            if waits:
+            if isinstance(task, CHANCE_TASKS + DECISION_TASKS):
                 if isinstance(task, Draw | Flip):
                     self._reshuffle_if_empty(task.player)
-                if not self._skip_task(task):  # type: ignore[arg-type]
+                if not self._skip_task(task):
                     return
-            self.tasks.pop(0)
-            if not waits:
+                self.tasks.pop(0)
+            else:
+                self.tasks.pop(0)
                 self._run(task)
 
     def _reshuffle_if_empty(self, player: int) -> None:

@@ -72,6 +72,24 @@ def test_a_card_the_hand_cannot_hold_is_refused_with_the_reason() -> None:
     assert Play("Seize the Gears", player=0) in state.legal_actions(0)
 
 
+def test_a_discard_names_a_card_the_hand_could_hold_and_shows_it() -> None:
+    state = table(hands="unknown", phase="discard")
+    give(state, 0, deck=["Propaganda", "Revolution", "Encourage Dissent"], unseen=2)
+    give(state, 0, discard=["Encourage Dissent"] * 2)
+    assert refusal(state, Discard("Doublethink", player=0)) == (
+        "player 1 cannot hold Doublethink: their deck has no Doublethink"
+    )
+    discards = [a.card for a in state.legal_actions(0) if isinstance(a, Discard)]
+    assert discards == ["Encourage Dissent", "Propaganda", "Revolution"]
+    state.apply(Discard("Encourage Dissent", player=0))
+    assert state.view(None)["players"][0]["discard"][-1] == "Encourage Dissent"
+    assert state.view(0)["could_hold"] == ["Propaganda", "Revolution"]
+    assert refusal(state, Discard("Encourage Dissent", player=0)) == (
+        "player 1 cannot hold Encourage Dissent: all 3 of their deck's Encourage Dissent cards "
+        "are seen (3 in their discard pile)"
+    )
+
+
 def test_copies_on_the_stack_count_as_seen() -> None:
     state = table(hands="unknown")
     deck = ["Seize the Gears", "Propaganda", "Propaganda"]
