@@ -1,14 +1,15 @@
-"""Secrets never reach the web page: a hand, victory points, a card laid face down.
+"""Secrets never reach the web page: a hand, victory points, a role, a card laid face down.
 
 Every answer the page can ask for (the live view, the journal's list, a
-game's moves and its board after every move) is gathered and searched for
-what only one player may know, taken from that player's own ``view(player)``.
+game's moves and its board after every move) is gathered. Two tables that
+differ only in a secret (the roles dealt, the card laid face down, the card
+drawn into a hand) must serve the very same answers; C.O.G.'s victory points
+are looked for directly.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -26,24 +27,34 @@ from games.core import State
 from hardware.profile import load_profile
 from tests.runtime.neutral_helpers import find_state, make_table
 
-COOKIE_ROLES = ("Strontium", "Blue", "Cookie", "37")
+VARYING = ("updated", "age", "version")
+"""Keys whose values are times or file versions: the only things two folders may differ in."""
 
 
-def served(state_dir: Path) -> str:
-    """Every answer the page can get for every game in ``state_dir``, as one text."""
+def served(state_dir: Path) -> list[Any]:
+    """Every answer the page can get for every game in ``state_dir`` (times left out)."""
     client = TestClient(create_app(TableFolder(state_dir, load_profile())))
-    answers = [client.get("/api/live").text, client.get("/api/games").text]
+    answers = [client.get("/api/live").json(), client.get("/api/games").json()]
     for game in client.get("/api/games").json()["games"]:
-        answers.append(client.get(f"/api/games/{game['id']}").text)
+        answers.append(client.get(f"/api/games/{game['id']}").json())
         answers += [
-            client.get(f"/api/games/{game['id']}/board/{ply}").text
+            client.get(f"/api/games/{game['id']}/board/{ply}").json()
             for ply in range(game["actions"] + 1)
         ]
-    return "\n".join(answers)
+    return _without_times(answers)
 
 
-def table_in(tmp_path: Path, choice: GameChoice, sensors: Sensors) -> GameTable:
-    table, _ = make_table(tmp_path / "journal.sqlite3", choice, sensors)
+def _without_times(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _without_times(v) for k, v in data.items() if k not in VARYING}
+    if isinstance(data, list):
+        return [_without_times(value) for value in data]
+    return data
+
+
+def table_in(folder: Path, choice: GameChoice, sensors: Sensors) -> GameTable:
+    folder.mkdir()
+    table, _ = make_table(folder / "journal.sqlite3", choice, sensors)
     return table
 
 
@@ -55,31 +66,38 @@ def answer(table: GameTable, text: str) -> None:
     assert len(table.state.history) == before + 1, table.status()["message"]
 
 
-def test_a_cookie_role_and_a_card_laid_face_down_are_never_served(tmp_path: Path) -> None:
-    table = table_in(tmp_path, GameChoice("cookie", {"players": 4}), Sensors(dice=True))
-    for role in COOKIE_ROLES:
+def cookie_served(folder: Path, roles: tuple[str, ...], card: int) -> tuple[list[Any], State]:
+    """A Cookie game with ``roles`` dealt and P1's ``card``-th choice laid face down."""
+    table = table_in(folder, GameChoice("cookie", {"players": 4}), Sensors(dice=True))
+    for role in roles:
         answer(table, role)
-    asked = table.asking()[0]
-    play = random.Random(0).choice(asked.request.options)
-    answer(table, play.label)
-    StatusWriter(tmp_path, table.status)(force=True)
-    secret = table.state.view(0)
-    assert secret["face_down"] is not None and secret["role"] == "Strontium"
-    text = served(tmp_path)
-    assert "laid a card face down" in text
-    assert play.action.notation() not in text
-    for role in ("Strontium", "37"):  # "Blue" and "Cookie" are words the screen uses anyway
-        assert role not in text, role
+    answer(table, table.asking()[0].request.options[card].label)
+    StatusWriter(folder, table.status)(force=True)
+    return served(folder), table.state
 
 
-def test_a_commissars_hand_is_never_served(tmp_path: Path) -> None:
-    table = table_in(tmp_path, GameChoice("commissars", {"players": 2}), Sensors())
-    answer(table, "Revolution")
-    StatusWriter(tmp_path, table.status)(force=True)
-    assert "Revolution" in table.state.view(0)["hand"]
-    text = served(tmp_path)
-    assert "Revolution" not in text
-    assert "draw for player 1's deck" in text  # the move is said by its purpose only
+def test_cookie_roles_and_a_card_laid_face_down_change_nothing_served(tmp_path: Path) -> None:
+    """Two tables that differ only in secrets serve the very same answers."""
+    first, state = cookie_served(tmp_path / "a", ("Strontium", "Blue", "Cookie", "37"), 0)
+    second, other = cookie_served(tmp_path / "b", ("37", "Cookie", "Blue", "Strontium"), 1)
+    assert state.view(0)["role"] != other.view(0)["role"]
+    assert state.view(0)["face_down"] != other.view(0)["face_down"]
+    assert first == second
+    assert "P1 laid a card face down" in json.dumps(first)
+
+
+def test_a_commissars_hand_changes_nothing_served(tmp_path: Path) -> None:
+    answers = []
+    for which in (0, -1):
+        folder = tmp_path / str(which)
+        table = table_in(folder, GameChoice("commissars", {"players": 2}), Sensors())
+        card = table.asking()[0].request.labels()[which]  # the first and last card of the deck
+        answer(table, card)
+        StatusWriter(folder, table.status)(force=True)
+        assert card in table.state.view(0)["hand"]
+        answers.append(served(folder))
+    assert answers[0] == answers[1]
+    assert "draw for player 1's deck" in json.dumps(answers[0])  # said by its purpose only
 
 
 def _some_vp(state: State) -> bool:
@@ -94,10 +112,10 @@ def test_cog_victory_points_are_never_served(tmp_path: Path) -> None:
             game.apply(action, "simulation")
     status = {"game": "cog", "game_id": game.id, "ply": len(state.history), "updated": 0}
     (tmp_path / "status.json").write_text(json.dumps(status), encoding="utf-8")
-    text = served(tmp_path)
-    for answer_text in text.splitlines():
-        for mats in _all_mats(json.loads(answer_text)):
-            assert all(mat["vp"] is None for mat in mats), mats
+    answers = served(tmp_path)
+    text = json.dumps(answers)
+    for mats in _all_mats(answers):
+        assert all(mat["vp"] is None for mat in mats), mats
     points = [state.view(p)["mats"][p]["vp"] for p in range(state.num_players)]
     assert any(points) and "VP hidden" in text
     for value in points:
