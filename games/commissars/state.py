@@ -510,6 +510,8 @@ class CommissarsState(Effects, State):
             return f"{action.notation()} is not allowed now ({self.waiting_for()})"
         if isinstance(action, UnseenDraw) and not self.unknown_hands:
             return "with known hands (hands = 'known') the table names every card drawn"
+        if isinstance(action, UnseenDraw):
+            return f"only a draw into a hand goes unseen; waiting for {self.waiting_for()}"
         if action.player in self.may_blitz():
             return (
                 f"{self.player_name(action.player)} may only play a Blitz now "

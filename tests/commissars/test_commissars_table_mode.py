@@ -51,6 +51,8 @@ def test_a_draw_is_one_unseen_outcome_and_the_table_sees_hand_sizes_only() -> No
     assert [seat["hand_size"] for seat in table_view["players"]] == [7, 7]
     assert [seat["deck_size"] for seat in table_view["players"]] == [23, 23]
     assert state.requests()[0].purpose == "player 1's deck, produce"
+    with pytest.raises(IllegalAction, match="only a draw into a hand goes unseen"):
+        state.apply(UnseenDraw(player=CHANCE))  # a Produce flip is face up
     assert "hand" not in table_view and "could_hold" not in table_view
     own = state.view(0)
     assert own["hand"] == [] and own["unseen_in_hand"] == 7
