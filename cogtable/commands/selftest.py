@@ -11,6 +11,7 @@ fix), 2 for a profile or port that cannot be used at all.
 from __future__ import annotations
 
 import argparse
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -61,10 +62,9 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         simulator, device = _device(profile, stack)
         clock = SimClock() if simulator is not None else None
+        now = clock.now if clock is not None else time.monotonic
         parts = stack.enter_context(
-            open_table_parts(
-                profile, device, simulator=simulator, **({"clock": clock.now} if clock else {})
-            )
+            open_table_parts(profile, device, simulator=simulator, clock=now)
         )
         person = _person(parts, clock, args.timeout)
         print(f"self-test of {profile.name} ({profile.source}): {_who(simulator)}")
