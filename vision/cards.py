@@ -6,9 +6,10 @@ One frame is read in four steps:
 1. the mat's ArUco markers (:class:`vision.part_markers.MarkerFinder`, tracked
    from frame to frame; three of four are enough) give its homography;
 2. the mat alone is warped to a top-down grey view at :data:`TAG_PX_PER_MM`,
-   where a tag's 3 mm module is about four pixels whatever the camera, and
-   the card tags (:mod:`vision.card_tags`) are looked for there: one search
-   finds face-up tags and card backs (:data:`~vision.card_tags.BACK_ID`);
+   where a tag's 3.5 mm module is about four pixels whatever the camera;
+   ``cv2.aruco`` finds the square candidates there and
+   :class:`vision.card_tags.TagDecoder` reads their ids: one search finds
+   face-up tags and card backs (:data:`~vision.card_tags.BACK_ID`);
 3. the mat is also warped small (:data:`COVER_PX_PER_MM`) in colour and
    compared with its known print (:func:`vision.card_sheet.draw_mat`) under a
    smooth light fitted to it: every blob of not-mat must be explained by the
@@ -34,6 +35,7 @@ and :meth:`CardMatReading.uncertain_places`) waits until it is clear.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -42,14 +44,14 @@ import numpy as np
 
 from vision.card_mat import CARD_SIZE_MM, CardMatLayout
 from vision.card_sheet import TAG_MM, draw_mat
-from vision.card_tags import BACK_ID, MODULES, detector_parameters, family
+from vision.card_tags import BACK_ID, MODULES, TagDecoder, candidate_finder, detector_parameters
 from vision.markers import project
 from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
 from vision.part_sheet import sheet_matrix
 from vision.reader import NO_BOARD, NO_CAMERA, OK, check_frame
 
-TAG_PX_PER_MM = 1.4
-"""Scale of the top-down view the tags are looked for in: a 3 mm module is 4.2 pixels."""
+TAG_PX_PER_MM = 1.2
+"""Scale of the top-down view the tags are looked for in: a 3.5 mm module is 4.2 pixels."""
 COVER_PX_PER_MM = 0.25
 """Scale of the colour view compared with the mat's print (a card is 16 x 22 of its pixels)."""
 LOG_OFFSET = 8.0
@@ -192,6 +194,7 @@ class CardReader:
         )
         self.whole_mm = (0.0, 0.0, mat.width_mm, mat.height_mm)
         self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
+        self.decoder = TagDecoder()
         self._memory: _Memory | None = None
 
     def read(self, frame: object) -> CardMatReading:
@@ -215,27 +218,36 @@ class CardReader:
         if self.follow and memory is not None and not self._moved(memory.homography, homography):
             homography = memory.homography  # the same view pixels as before: only change differs
         view = self.cover.view(image, homography)
-        tags = self._tags(image, homography, view)
-        return self._reading(view, homography, tags, missing)
+        memory = self._tags(image, homography, view)
+        return self._reading(view, homography, memory, missing)
 
     def _inside(self, homography: np.ndarray, shape) -> bool:
         outline = project(homography, self.corners_mm)
         height, width = shape[:2]
         return bool(outline.min() >= 0 and (outline < (width - 1, height - 1)).all())
 
-    def _tags(self, image: np.ndarray, homography: np.ndarray, view: np.ndarray) -> list[SeenTag]:
-        """The tags on the mat: looked for everywhere, or again only where the view changed."""
+    def _tags(self, image: np.ndarray, homography: np.ndarray, view: np.ndarray) -> _Memory:
+        """The tags on the mat and the blobs they leave unexplained, as far as the view changed.
+
+        Looked for everywhere on a first frame or after the mat moved in the
+        picture; otherwise again only in boxes round where the view changed
+        (none: the last frame's tags and blobs stand).
+        """
         memory = self._memory
         if not self.follow or memory is None or self._moved(memory.homography, homography):
             tags = self.find_tags(image, homography)
-            self._memory = _Memory(homography, view.copy(), tags)
-            return tags
-        for box in self.cover.changed(view, memory.view):
+            memory = _Memory(homography, view.copy(), tags, self.cover.unexplained(view, tags))
+            self._memory = memory
+            return memory
+        boxes = self.cover.changed(view, memory.view)
+        for box in boxes:
             found = self.find_tags(image, homography, _grown(box, TAG_REACH_MM, self.whole_mm))
             kept = [tag for tag in memory.tags if not _holds(box, tag)]
             memory.tags = kept + [tag for tag in found if _holds(box, tag)]
             self.cover.renew(memory.view, view, box)
-        return memory.tags
+        if boxes:
+            memory.blobs = self.cover.unexplained(view, memory.tags)
+        return memory
 
     def _moved(self, before: np.ndarray, after: np.ndarray) -> bool:
         """The mat moved in the picture by more than a pixel since the tags were looked for."""
@@ -250,17 +262,19 @@ class CardReader:
         size = (max(8, round((x1 - x0) * TAG_PX_PER_MM)), max(8, round((y1 - y0) * TAG_PX_PER_MM)))
         origin = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
         grey = _warp_grey(image, homography @ np.linalg.inv(origin), size)
-        quads, ids, _rejected = self._detector(max(size)).detectMarkers(grey)
-        if ids is None:
-            return []
+        accepted, _ids, rejected = self._detector(max(size)).detectMarkers(grey)
         tags = []
-        for quad, tag_id in zip(quads, ids.ravel(), strict=True):
-            corners = quad.reshape(4, 2).astype(np.float64) / TAG_PX_PER_MM + (x0, y0)
+        for quad in (*accepted, *rejected):
+            square = quad.reshape(4, 2)
+            corners = square.astype(np.float64) / TAG_PX_PER_MM + (x0, y0)
             side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
-            if abs(side - TAG_MM) <= TAG_SIZE_TOLERANCE * TAG_MM:
+            if abs(side - TAG_MM) > TAG_SIZE_TOLERANCE * TAG_MM:
+                continue
+            tag_id = self.decoder.decode(grey, square)
+            if tag_id is not None:
                 x, y = corners.mean(axis=0)
-                tags.append(SeenTag(int(tag_id), float(x), float(y), side))
-        return tags
+                tags.append(SeenTag(tag_id, float(x), float(y), side))
+        return _one_per_place(tags)
 
     def _detector(self, longest: int) -> cv2.aruco.ArucoDetector:
         """A tag detector for views whose longer side is ``longest`` pixels (rounded up to 32)."""
@@ -270,12 +284,12 @@ class CardReader:
             perimeter = 4 * TAG_MM * TAG_PX_PER_MM / key
             parameters.minMarkerPerimeterRate = (1 - TAG_SIZE_TOLERANCE) * perimeter
             parameters.maxMarkerPerimeterRate = min(4.0, (1 + TAG_SIZE_TOLERANCE) * perimeter * 1.1)
-            self._detectors[key] = cv2.aruco.ArucoDetector(family(), parameters)
+            self._detectors[key] = candidate_finder(parameters)
         return self._detectors[key]
 
-    def _reading(self, view, homography, tags: list[SeenTag], missing) -> CardMatReading:
+    def _reading(self, view, homography, memory: _Memory, missing) -> CardMatReading:
         """Cards to zones, blobs to doubt."""
-        blobs = self.cover.unexplained(view, tags)
+        tags, blobs = memory.tags, memory.blobs
         doubtful = {zone for blob in blobs for zone in blob.zones}
         covered = any(blob.area_mm2 >= COVER_MM2 for blob in blobs)
         zones = {}
@@ -298,13 +312,24 @@ class CardReader:
         )
 
 
+def _one_per_place(tags: list[SeenTag]) -> list[SeenTag]:
+    """The tags, each place once: the finder may return one square twice (its two edges)."""
+    kept: list[SeenTag] = []
+    for tag in tags:
+        if all(math.hypot(tag.x - other.x, tag.y - other.y) > TAG_MM / 2 for other in kept):
+            kept.append(tag)
+    return kept
+
+
 @dataclass
 class _Memory:
-    """What the reader last looked at: the homography, the view it searched, the tags found."""
+    """What the reader last looked at: the homography, the view it searched, the tags found
+    there and the not-mat they leave unexplained."""
 
     homography: np.ndarray
     view: np.ndarray
     tags: list[SeenTag]
+    blobs: list[Blob]
 
 
 def _grown(box, reach: float, limit) -> tuple[float, float, float, float]:
