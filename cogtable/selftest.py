@@ -20,6 +20,7 @@ what is lit) or undo button (no).
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import queue
 import time
@@ -162,9 +163,14 @@ class PressInbox:
             self._gpio.put(TableButton(event.seat, event.kind, "gpio", pin))
 
     def clear(self) -> None:
-        """Forget everything pressed so far (before a new question)."""
-        while self._take(0.0) is not None:
-            pass
+        """Forget everything pressed, released or rolled so far (before a new question)."""
+        queues: list[queue.Queue[object] | queue.SimpleQueue[TableButton]] = [self._gpio]
+        if self.link is not None:
+            queues.append(self.link.events)  # type: ignore[arg-type]
+        for waiting in queues:
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    waiting.get_nowait()
 
     def next(self, timeout: float) -> Answer:
         """The next press or roll within ``timeout`` seconds, else None."""
@@ -269,8 +275,8 @@ def open_table_parts(
 def _gpio_buttons(
     profile: Profile, inbox: PressInbox, clock: Callable[[], float]
 ) -> tuple[TableButtons | None, str]:
-    factory = pin_factory_for(profile.gpio)
     try:
+        factory = pin_factory_for(profile.gpio)
         return TableButtons(profile, inbox.from_gpio, clock=clock, pin_factory=factory), ""
     except Exception as error:  # gpiozero raises many kinds (no pins, pins in use, ...)
         return None, f"{type(error).__name__}: {error}"

@@ -7,6 +7,7 @@ table or the person wrong on purpose, and the report must name what went wrong.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from cogtable.mock.world import SimClock
 from cogtable.selftest import (
     ButtonPerson,
     Outcome,
+    Question,
     TableButton,
     TableParts,
     button_step,
@@ -129,6 +131,22 @@ def test_a_pip_face_off_the_end_of_the_chain_is_named(table: tuple[TableParts, S
     step = dice_step(parts, person, read_firmware_config())
     assert step.outcome is Outcome.FAILED
     assert "but its face did not show it (no): check LEDs 101-107" in step.found
+
+
+def test_a_press_before_the_question_does_not_answer_it(
+    table: tuple[TableParts, SimClock],
+) -> None:
+    parts, _ = table
+    simulator = parts.simulator
+    assert isinstance(simulator, Simulator)
+    simulator.press(RED_CONFIRM.number)
+    assert parts.inbox.next(2.0) == RED_CONFIRM  # the Pico reported it
+    simulator.release(RED_CONFIRM.number)
+    simulator.press(BLUE_UNDO.number)
+    time.sleep(0.2)  # pressed and released events on their way, not taken
+    person = ButtonPerson(parts.inbox, timeout_s=0.1, say=lambda prompt: None)
+    assert person.ask(Question("Press Red's confirm button.", button=RED_CONFIRM)) is None
+    simulator.release(BLUE_UNDO.number)
 
 
 def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
