@@ -5,19 +5,29 @@ three fixed wheels, gold top, red and blue bases) and the table takes one or
 more frames of it. Every empty peg gives the board's own colour at that peg;
 the cogs give the cog colours. All colours are stored relative to the local
 board colour the reader measures on the rim, so the lighting of the
-calibration frame cancels out.
+calibration frame cancels out. Calibration also learns what a peg's centre
+looks like against the ring around it: a dark or a bright metal pin, a dark or
+a metal hub on each cog colour (``centre``).
+
+Frames are combined robustly: a frame that cannot be read, or that shows
+something over the board, is left out (the others are enough, and the message
+says which were left out); a few noisy rim points do not spoil a frame; and
+every colour is the median over the frames, so one bad frame does not move it.
 
 The calibration file is JSON::
 
     {"format": "cogtable-vision-calibration", "version": 1,
-     "geometry": {...}, "empty": [[b, g, r] x 55], "colours": {"red": [b, g, r], ...}}
+     "geometry": {...}, "empty": [[b, g, r] x 55], "colours": {"red": [b, g, r], ...},
+     "centre": {"empty": [b, g, r], "red": [b, g, r], ...}}
+
+(a file without ``centre`` is read with dark pins and hubs, as older files were).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,8 +40,21 @@ FORMAT = "cogtable-vision-calibration"
 VERSION = 1
 MIN_SEPARATION = 0.35
 """Smallest colour distance allowed between two calibrated classes."""
+NOISY_RIM_POINTS = 6
+"""A calibration frame with fewer rim points off the board than this is only noisy, not covered."""
 
 Colour = tuple[float, float, float]
+CENTRE_CLASSES = ("empty", *LABELS)
+
+
+def dark_centres() -> dict[str, Colour]:
+    """The centre contrasts of dark pins and dark hubs (files written before ``centre``)."""
+    return {
+        "empty": (-0.82, -1.0, -1.03),
+        "red": (-0.76, -0.77, -0.86),
+        "blue": (-0.76, -0.73, -0.64),
+        "gold": (-0.79, -0.93, -0.94),
+    }
 
 
 class CalibrationError(ValueError):
@@ -40,11 +63,13 @@ class CalibrationError(ValueError):
 
 @dataclass(frozen=True)
 class Calibration:
-    """Board colour at each peg and the three cog colours, relative to the local board."""
+    """Board colour at each peg and the three cog colours, relative to the local board,
+    and the centre contrast of an empty peg and of each cog colour."""
 
     geometry: BoardGeometry
     empty: tuple[Colour, ...]
     colours: dict[str, Colour]
+    centre: dict[str, Colour] = field(default_factory=dark_centres)
 
     def __post_init__(self) -> None:
         """Refuse calibrations with missing or non-finite colours."""
@@ -54,7 +79,9 @@ class Calibration:
             )
         if set(self.colours) != set(LABELS):
             raise CalibrationError(f"calibration: colours must be {', '.join(LABELS)}")
-        values = [*self.empty, *self.colours.values()]
+        if set(self.centre) != set(CENTRE_CLASSES):
+            raise CalibrationError(f"calibration: centre must be {', '.join(CENTRE_CLASSES)}")
+        values = [*self.empty, *self.colours.values(), *self.centre.values()]
         if not all(len(c) == 3 and all(math.isfinite(v) for v in c) for c in values):
             raise CalibrationError("calibration: every colour must be three finite numbers")
 
@@ -71,6 +98,7 @@ class Calibration:
             "geometry": self.geometry.to_dict(),
             "empty": [list(c) for c in self.empty],
             "colours": {k: list(v) for k, v in self.colours.items()},
+            "centre": {k: list(v) for k, v in self.centre.items()},
         }
 
     @classmethod
@@ -86,11 +114,12 @@ class Calibration:
             geometry = BoardGeometry.from_dict(data["geometry"])
             empty = tuple(_colour(c) for c in data["empty"])
             colours = {str(k): _colour(v) for k, v in data["colours"].items()}
+            centre = {str(k): _colour(v) for k, v in data.get("centre", dark_centres()).items()}
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             if isinstance(error, CalibrationError):
                 raise
             raise CalibrationError(f"calibration file: bad or missing value ({error})") from error
-        return cls(geometry, empty, colours)
+        return cls(geometry, empty, colours, centre)
 
     def dumps(self) -> str:
         """The calibration file's text (what :meth:`save` writes and :meth:`load` reads)."""
@@ -137,34 +166,50 @@ def learn(
 ) -> Calibration:
     """Learn a calibration from frames showing ``layout`` (the start position by default).
 
-    Raises CalibrationError if a frame cannot be read, something covers the
-    board, a colour is missing from the layout, or two colours look alike.
+    Frames that cannot be read or show something over the board are left out
+    as long as at least half of them (and one) remain; every colour is the
+    median over the frames used. Raises CalibrationError naming the frames and
+    why when too few can be used, when a colour is missing from the layout, or
+    when two colours look alike.
     """
     from vision.reader import BoardReader
 
     layout = layout or start_position()
     geometry = geometry or BoardGeometry()
     reader = BoardReader(geometry, _neutral(geometry))
-    features = np.mean(
-        [_features_of(reader, frame, index) for index, frame in enumerate(frames)], axis=0
-    )
-    if np.ndim(features) == 0:
+    readings, refused = [], []
+    for index, frame in enumerate(frames):
+        reading, problem = _usable(reader.read(frame))
+        if reading is None:
+            refused.append(f"calibration frame {index + 1}: {problem}")
+        else:
+            readings.append(reading)
+    if not readings and not refused:
         raise CalibrationError("calibration needs at least one frame")
-    return _from_features(geometry, features, layout)
-
-
-def _features_of(reader, frame, index: int) -> np.ndarray:
-    reading = reader.read(frame)
-    if not reading.ok:
+    if len(refused) == 1 and not readings:
+        raise CalibrationError(refused[0])
+    if not readings or len(readings) < len(refused):
         raise CalibrationError(
-            f"calibration frame {index + 1}: {reading.status}: {reading.message}"
+            f"calibration: only {len(readings)} of {len(readings) + len(refused)} frames "
+            f"usable ({'; '.join(refused)})"
         )
-    if reading.covered:
-        raise CalibrationError(f"calibration frame {index + 1}: {reading.message}; clear the board")
-    return reading.features
+    features = np.median([reading.features for reading in readings], axis=0)
+    contrast = np.median([reading.centre_contrast for reading in readings], axis=0)
+    return _from_features(geometry, features, contrast, layout)
 
 
-def _from_features(geometry: BoardGeometry, features: np.ndarray, layout: Position) -> Calibration:
+def _usable(reading) -> tuple[object | None, str]:
+    """The reading if calibration can use it, else None and why."""
+    if not reading.ok:
+        return None, f"{reading.status}: {reading.message}"
+    if reading.covered and reading.rim_outliers >= NOISY_RIM_POINTS:
+        return None, f"{reading.message}; clear the board"
+    return reading, ""
+
+
+def _from_features(
+    geometry: BoardGeometry, features: np.ndarray, contrast: np.ndarray, layout: Position
+) -> Calibration:
     labels = [layout.get(peg) for peg in PEGS]
     empty_rows = [i for i, label in enumerate(labels) if label is None]
     if not empty_rows:
@@ -174,13 +219,15 @@ def _from_features(geometry: BoardGeometry, features: np.ndarray, layout: Positi
         _as_colour(features[i] if labels[i] is None else fallback) for i in range(len(PEGS))
     )
     colours = {}
+    centre = {"empty": _as_colour(np.median(contrast[empty_rows, 0], axis=0))}
     for name in LABELS:
         rows = [i for i, label in enumerate(labels) if label == name]
         if not rows:
             raise CalibrationError(f"calibration layout has no {name} cog")
-        colours[name] = _as_colour(features[rows].mean(axis=0))
+        colours[name] = _as_colour(np.median(features[rows], axis=0))
+        centre[name] = _as_colour(np.median(contrast[rows, 1], axis=0))
     _check_separation({"empty": _as_colour(fallback), **colours})
-    return Calibration(geometry, empty, colours)
+    return Calibration(geometry, empty, colours, centre)
 
 
 def _check_separation(colours: dict[str, Colour]) -> None:
@@ -205,7 +252,10 @@ def _neutral(geometry: BoardGeometry) -> Calibration:
     """A placeholder calibration used only to measure features before learning."""
     zero = (0.0, 0.0, 0.0)
     return Calibration(
-        geometry, (zero,) * len(PEGS), {"red": (0, -1, 1), "blue": (1, 0, -1), "gold": (-1, 1, 0)}
+        geometry,
+        (zero,) * len(PEGS),
+        {"red": (0, -1, 1), "blue": (1, 0, -1), "gold": (-1, 1, 0)},
+        dict.fromkeys(CENTRE_CLASSES, zero),
     )
 
 

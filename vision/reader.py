@@ -10,14 +10,20 @@ shadow) marks the frame as covered; when all of it is board of the same hue,
 only darker or lighter, it is flagged as possibly a shadow (a lamp), which the
 settling filter accepts once it stays put.
 
-Each peg's centre must also be in sight: the pin of an empty peg, or the dark
-hub of a cog seated on it. A cog held above a peg is larger, off-centre and
-blurred, so its hub is not where the peg is: it is read with low confidence.
-All sample points are read in one bilinear pass (``cv2.remap``).
+Each peg's centre must also be in sight as calibration saw it: the pin of an
+empty peg, or the hub of a cog seated on it (dark or bright metal: calibration
+learns which). A cog held above a peg is larger, off-centre and blurred, so
+its hub is not where the peg is: it is read with low confidence. Cog tops stand
+above the board, so a tilted camera sees them displaced; the hubs of a few cogs
+show where, and cogs are sampled on the plane of their tops
+(:mod:`vision.parallax`). Clipped channels are bounds, not colours, and glints
+(points saturated in every channel) are left out. Sample points are read in
+bilinear passes (``cv2.remap``).
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -26,6 +32,18 @@ import numpy as np
 
 from vision.geometry import PEGS, BoardGeometry, Position
 from vision.markers import MarkerDetector, project
+from vision.parallax import (
+    MIN_HUB_CONTRAST,
+    Parallax,
+    fit_parallax,
+    hub_offsets,
+    hub_scores,
+    search_offsets,
+    spread_choice,
+)
+from vision.parallax import (
+    NONE as NO_PARALLAX,
+)
 
 OK = "ok"
 NO_BOARD = "no board"
@@ -41,12 +59,33 @@ LUMINANCE_WEIGHT = 0.5
 SHADED_LUMINANCE_WEIGHT = 0.1
 """The same, when the rim shows a shadow across the board."""
 MIN_SIDE, MAX_SIDE = 64, 8192
-HUB_RING, BODY_RING = 0.09, 0.22
-"""Radii (in peg pitches) of the rings over a seated cog's dark hub and over its body."""
-CENTRE_DIP = {False: (0.05, 0.1), True: (0.1, 0.16)}
-"""Empty peg / cog: how much darker (log) the centre must be than around it, (none, enough)."""
+PIN_CLUSTER, HUB_RING, BODY_RING = 0.035, 0.09, 0.22
+"""Radii (in peg pitches) of the points on a pin, the ring over a cog's hub and over its body."""
+CENTRE_SHARE = {False: (0.08, 0.16), True: (0.12, 0.2)}
+"""Empty peg / cog: share of the calibrated centre contrast seen, (none, enough)."""
+MIN_CENTRE_CONTRAST = 0.4
+"""A class whose calibrated centre contrast is weaker than this (log) is not checked: a metal
+pin about as bright as the board is lost in noise and blur in a small or soft frame."""
 HUB_RATIO = (0.35, 0.55)
-"""A cog's hub dip over the frame's median hub dip: (surely not seated, surely seated)."""
+"""A cog's hub contrast over the frame's median: (surely not seated, surely seated)."""
+SATURATED = 250
+"""A channel at or above this is clipped: its true value is unknown (at least this)."""
+GLINT_LEVEL = 245
+"""A point at or above this in every channel is a glint (or white): not colour."""
+CLIPPED_SHARE = 0.25
+"""A peg's channel clipped on more than this share of its points is a lower bound."""
+GLINT_RUN = 2
+"""Longest run of glinting rim positions that is a glint and not something over the board."""
+NEAR_CLIPPED = 236
+"""Board predicted this bright (or brighter) in a channel may be clipped there: a clipped peg
+then counts as the board's colour (an upper bound on the peg needs the board at 247)."""
+MIN_RIM_POINTS = 12
+"""Fewest unclipped rim points a channel of the board surface is fitted to."""
+MIN_SECOND_DISTANCE = 0.2
+"""The margin is measured against at least this distance to the second class (so two classes
+that both fit, as clipped channels allow, give no margin)."""
+COG_DISTANCE = 0.3
+"""Colour distance from a peg's empty colour beyond which it is sampled as a cog."""
 SHADE_CHROMA = 0.08
 """Largest change of hue (log colour less its mean) of a rim point that is only in shadow."""
 PROBE_POINTS = np.array([[-100.0, -100.0], [100.0, 100.0], [100.0, -100.0]])
@@ -64,6 +103,10 @@ class Reading:
     ``shaded`` says everything over the rim is board of the same hue, only
     darker or lighter (a shadow, perhaps of a lamp); ``rim`` holds the rim's log colours
     (72, 3) so the settling filter can tell a shadow that stays put.
+    ``centre_contrast`` is (55, 2, 3): per peg, the log colour of its pin and
+    of a cog's hub less the ring around (what calibration learns), and
+    ``parallax`` where cog tops were seen; ``rim_outliers`` counts the rim points
+    that were not bare board.
     """
 
     status: str
@@ -76,6 +119,9 @@ class Reading:
     features: np.ndarray | None = None
     shaded: bool = False
     rim: np.ndarray | None = None
+    centre_contrast: np.ndarray | None = None
+    parallax: Parallax = NO_PARALLAX
+    rim_outliers: int = 0
 
     @property
     def ok(self) -> bool:
@@ -126,13 +172,20 @@ def ring(radius: float, count: int, phase: float = 0.0) -> np.ndarray:
 
 
 def centre_offsets(pitch: float) -> np.ndarray:
-    """Points that show whether a peg's centre is in sight (mm).
+    """Points that show whether a peg's centre is in sight (mm), (21, 2).
 
-    The peg's very centre (where an empty peg shows its dark pin), a ring over
-    the dark hub a seated cog has around the pin, and a ring on the cog body
+    A small cluster on the peg's very centre (the pin of an empty peg), a ring
+    over the hub a seated cog has around its pin, and a ring on the cog body
     (or bare board) just outside it, at the same angles.
     """
-    return np.concatenate([np.zeros((1, 2)), ring(HUB_RING * pitch, 8), ring(BODY_RING * pitch, 8)])
+    return np.concatenate(
+        [
+            np.zeros((1, 2)),
+            ring(PIN_CLUSTER * pitch, 4, np.pi / 4),
+            ring(HUB_RING * pitch, 8),
+            ring(BODY_RING * pitch, 8),
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -143,24 +196,127 @@ class RimFit:
     outliers: int
 
 
-def centre_in_sight(centres: np.ndarray, cog: np.ndarray) -> np.ndarray:
-    """Per peg, 0..1: is its centre seen (the pin of an empty peg, the hub of a seated cog)?
+@dataclass(frozen=True)
+class BoardFit:
+    """The local board colour at every peg (log, (55, 3)), which channels of it are clipped,
+    the rim fit, and whether what is over the rim is only shade."""
 
-    ``centres`` are the raw colours at :func:`centre_offsets` (55, 17, 3).
-    Brightness is compared along the same directions from the centre, so a
-    shadow edge or a light gradient across the peg cancels out. A cog's hub
-    must also be about as distinct as the other cogs' hubs in the same frame:
-    a cog held above a peg is blurred and off-centre, so its hub fades.
+    at_pegs: np.ndarray
+    clipped: np.ndarray
+    rim: RimFit
+    shaded: bool
+
+
+@dataclass(frozen=True)
+class PegColour:
+    """Per peg: log colour relative to the local board (55, 3), its spread over the peg (55,),
+    and which channels are known only as a lower or an upper bound (clipped), (55, 3)."""
+
+    features: np.ndarray
+    spread: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+
+def _glints(values: np.ndarray, white_board: np.ndarray | None = None) -> np.ndarray:
+    """Points saturated in every channel: specular glints, not colour.
+
+    A glint is small: where most of a peg's points are white (``values`` is
+    (pegs, points, 3)), or the board there is clipped white (``white_board``,
+    per peg), the white is over-exposed board, not a glint.
     """
-    light = np.log(centres.mean(axis=2) + 5.0)
-    body = light[:, 9:17]
-    dip = np.where(cog, (body - light[:, 1:9]).mean(axis=1), body.mean(axis=1) - light[:, 0])
-    low = np.where(cog, CENTRE_DIP[True][0], CENTRE_DIP[False][0])
-    high = np.where(cog, CENTRE_DIP[True][1], CENTRE_DIP[False][1])
-    seen = np.clip((dip - low) / (high - low), 0.0, 1.0)
+    glints = (values >= GLINT_LEVEL).all(axis=-1)
+    if values.ndim == 3:
+        glints &= (glints.mean(axis=1) <= 0.5)[:, None]
+    if white_board is not None:
+        glints &= ~white_board[:, None]
+    return glints
+
+
+def _weighted_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Mean over axis 1 of (n, m, 3) values with (n, m) weights (all points when none count)."""
+    weights = np.where(weights.sum(axis=1, keepdims=True) < 1, 1.0, weights)
+    return (values * weights[..., None]).sum(axis=1) / weights.sum(axis=1)[:, None]
+
+
+def peg_colour(samples: np.ndarray, board: BoardFit) -> PegColour:
+    """Colour, spread and clipping of every peg from its (55, 16, 3) samples.
+
+    Glints are left out; a channel clipped on a quarter of a peg's points is
+    known only to be at least what is seen, and where the board itself is
+    clipped the peg's colour relative to it is known only to be at most that.
+    Where both are clipped the peg is taken to be as bright as the board (the
+    most likely, and what an empty peg under over-exposed light looks like).
+    """
+    weights = (~_glints(samples, board.clipped.all(axis=1))).astype(np.float32)
+    mean = _weighted_mean(samples, weights)
+    logs = np.log(samples + 30.0)
+    centred = logs - _weighted_mean(logs, weights)[:, None]
+    spread = np.sqrt(_weighted_mean(centred**2, weights)).mean(axis=1)
+    clipped_share = _weighted_mean((samples >= SATURATED).astype(np.float32), weights)
+    peg_clipped = clipped_share > CLIPPED_SHARE
+    board_clipped = board.at_pegs >= np.log(SATURATED - 3.0)
+    lower = peg_clipped & ~board.clipped
+    upper = board_clipped & ~peg_clipped
+    features = np.where(peg_clipped & board.clipped, 0.0, np.log(mean + 1.0) - board.at_pegs)
+    return PegColour(features, spread, lower, upper)
+
+
+def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per peg, log colour of the pin cluster and of the hub ring less the body ring, (55, 2, 3),
+    and whether the pin / the hub is mostly a glint, (55, 2).
+
+    Medians, with glints left out, so a bright spot on part of a hub does not hide it.
+    """
+    logs = np.log(centres + 5.0)
+    white = white_board | (_glints(centres[:, 13:21]).sum(axis=1) == 0) & (
+        (centres[:, 13:21] >= GLINT_LEVEL).all(axis=-1).mean(axis=1) > 0.5
+    )
+    glints = _glints(centres, white)
+    logs[glints] = np.nan
+    parts = (slice(0, 5), slice(5, 13), slice(13, 21))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        pin, hub, body = (np.nanmedian(logs[:, part], axis=1) for part in parts)
+    contrast = np.nan_to_num(np.stack([pin - body, hub - body], axis=1))
+    glinted = np.stack(
+        [glints[:, :5].mean(axis=1) > 0.5, glints[:, 5:13].mean(axis=1) >= 0.5], axis=1
+    )
+    return contrast, glinted
+
+
+def centre_in_sight(
+    contrast: np.ndarray,
+    classes: np.ndarray,
+    expected: np.ndarray,
+    glinted: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per peg, 0..1: is its centre seen as calibration saw it (the pin, or a seated cog's hub)?
+
+    ``contrast`` is :func:`centre_contrast`'s (55, 2, 3), ``classes`` the class
+    each peg reads as (0 empty, 1..3 a cog colour), ``expected`` the centre
+    contrast calibration learned per class (4, 3): a dark pin or a bright metal
+    one, a dark hub or a metal one. The contrast must point the learned way and
+    be a fair share as strong. A cog's hub must also be about as distinct as
+    the other cogs' hubs in the same frame: a cog held above a peg is blurred
+    and off-centre, so its hub fades. A class whose centre calibration could
+    not tell from around it is not checked, nor a pin or hub hidden by a glint
+    (``glinted``, (55, 2)): a specular spot on metal is no reason for doubt.
+    """
+    cog = classes > 0
+    measured = np.where(cog[:, None], contrast[:, 1], contrast[:, 0])
+    wanted = expected[classes]
+    strength = (wanted**2).sum(axis=1)
+    share = (measured * wanted).sum(axis=1) / np.maximum(strength, 1e-9)
+    low = np.where(cog, CENTRE_SHARE[True][0], CENTRE_SHARE[False][0])
+    high = np.where(cog, CENTRE_SHARE[True][1], CENTRE_SHARE[False][1])
+    seen = np.clip((share - low) / (high - low), 0.0, 1.0)
+    seen = np.where(strength < MIN_CENTRE_CONTRAST**2, 1.0, seen)
+    if glinted is not None:
+        seen = np.where(np.where(cog, glinted[:, 1], glinted[:, 0]), 1.0, seen)
     if cog.sum() >= 3:
-        typical = max(float(np.median(dip[cog])), 1e-3)
-        sharp = np.clip((dip / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
+        typical = max(float(np.median(share[cog])), 1e-3)
+        sharp = np.clip((share / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
         seen = np.where(cog, np.minimum(seen, sharp), seen)
     return seen
 
@@ -171,9 +327,14 @@ def _median_of_three(values: np.ndarray) -> np.ndarray:
     return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
 
 
-def _fit(basis: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Least-squares coefficients through the normal equations (the basis is tiny)."""
-    return np.linalg.solve(basis.T @ basis + 1e-9 * np.eye(basis.shape[1]), basis.T @ values)
+def _fit(basis: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per-channel weighted least-squares coefficients (5, 3); weights (n, 3) are 0 or 1."""
+    ridge = 1e-9 * np.eye(basis.shape[1])
+    columns = []
+    for channel in range(values.shape[1]):
+        weighted = basis * weights[:, channel : channel + 1]
+        columns.append(np.linalg.solve(weighted.T @ basis + ridge, weighted.T @ values[:, channel]))
+    return np.column_stack(columns)
 
 
 def _only_shade(residuals: np.ndarray) -> bool:
@@ -203,6 +364,30 @@ def rim_basis(points: np.ndarray, radius: float) -> np.ndarray:
     return np.column_stack([np.ones_like(x), x, y, x * y, x * x - y * y])
 
 
+def local_glints(glints: np.ndarray) -> np.ndarray:
+    """The glinting rim positions that are small spots (runs of at most :data:`GLINT_RUN`).
+
+    A specular spot on the rim is local; a long white run (a sheet of paper,
+    a sleeve) is something over the board.
+    """
+    if not glints.any() or glints.all():
+        return np.zeros_like(glints) if glints.all() else glints
+    start = int(np.argmin(glints))
+    rolled = np.roll(glints, -start)
+    local = np.zeros_like(rolled)
+    index = 0
+    while index < len(rolled):
+        if not rolled[index]:
+            index += 1
+            continue
+        end = index
+        while end < len(rolled) and rolled[end]:
+            end += 1
+        local[index:end] = end - index <= GLINT_RUN
+        index = end
+    return np.roll(local, start)
+
+
 def check_frame(frame: object) -> tuple[np.ndarray | None, str]:
     """A BGR uint8 frame ready to read, or None and the reason it cannot be read."""
     if frame is None:
@@ -219,6 +404,23 @@ def check_frame(frame: object) -> tuple[np.ndarray | None, str]:
     return (frame[..., :3] if frame.shape[2] == 4 else frame), ""
 
 
+def _remap(image: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
+    """Bilinear pixel values at (N, 2) pixel points, (N, 3) float32; None if any is outside."""
+    pixels = pixels.astype(np.float32)
+    height, width = image.shape[:2]
+    if not (
+        pixels.min() >= 0 and pixels[:, 0].max() <= width - 1 and pixels[:, 1].max() <= height - 1
+    ):
+        return None
+    values = cv2.remap(
+        image,
+        np.ascontiguousarray(pixels[:, 0]),
+        np.ascontiguousarray(pixels[:, 1]),
+        cv2.INTER_LINEAR,
+    )
+    return values.reshape(-1, 3).astype(np.float32)
+
+
 class BoardReader:
     """Reads frames of one board with one calibration (see :mod:`vision.calibration`)."""
 
@@ -228,21 +430,29 @@ class BoardReader:
         self.geometry = geometry or (calibration.geometry if calibration else BoardGeometry())
         self.calibration = calibration or Calibration.reference(self.geometry)
         self.detector = MarkerDetector(self.geometry)
-        pegs = self.geometry.peg_positions()
-        offsets = sample_offsets(self.geometry.peg_pitch)
-        centres = centre_offsets(self.geometry.peg_pitch)
+        pitch = self.geometry.peg_pitch
+        self._pegs = self.geometry.peg_positions()
+        offsets = sample_offsets(pitch)
+        centres = centre_offsets(pitch)
         self._samples_per_peg = len(offsets)
         self._centre_points = len(centres)
-        peg_points = (pegs[:, None, :] + np.concatenate([offsets, centres])[None]).reshape(-1, 2)
+        self._peg_points = (
+            self._pegs[:, None, :] + np.concatenate([offsets, centres])[None]
+        ).reshape(-1, 2)
         self._rim_points = self._rim_sample_points()
-        self._points = np.concatenate([peg_points, self._rim_points])
+        self._points = np.concatenate([self._peg_points, self._rim_points])
+        self._search = search_offsets(pitch)
+        self._hub_rings = np.concatenate([ring(HUB_RING * pitch, 8), ring(BODY_RING * pitch, 8)])
         radius = self.geometry.disk_radius
         self._rim_basis = rim_basis(self.geometry.rim_points(72), radius)
-        self._peg_basis = rim_basis(pegs, radius)
+        self._peg_basis = rim_basis(self._pegs, radius)
         self._empty = np.array(self.calibration.empty)
         self._colours = np.array([self.calibration.colours[label] for label in LABEL_ORDER])
         self._prototypes = np.concatenate(
             [self._empty[:, None, :], np.broadcast_to(self._colours, (len(PEGS), 3, 3))], axis=1
+        )
+        self._expected_centre = np.array(
+            [self.calibration.centre[name] for name in ("empty", *LABEL_ORDER)]
         )
 
     def _rim_sample_points(self) -> np.ndarray:
@@ -270,94 +480,123 @@ class BoardReader:
         return Reading(NO_BOARD, message, markers=found.corners)
 
     def read_with_homography(self, image, homography, markers=None) -> Reading:
-        """Read the pegs once the board-to-image homography is known."""
-        values = self._sample(image, homography)
+        """Read the pegs once the board-to-image homography is known.
+
+        Pegs are first sampled on the board plane; the pegs that look like
+        cogs are then sampled again on the plane of the cog tops (see
+        :mod:`vision.parallax`) when the hubs show where that is.
+        """
+        values = _remap(image, project(homography, self._points))
         if values is None:
             return Reading(
                 NO_BOARD, "the board is partly outside the picture", markers=markers or {}
             )
         per_peg = len(PEGS) * (self._samples_per_peg + self._centre_points)
         pegs = values[:per_peg].reshape(len(PEGS), -1, 3)
-        board_at_pegs, rim, shaded = self._local_board(values[per_peg:])
-        features, spread = self._peg_features(pegs[:, : self._samples_per_peg], board_at_pegs)
-        weight = SHADED_LUMINANCE_WEIGHT if shaded else LUMINANCE_WEIGHT
-        labels, confidence = self._classify(
-            features, spread, pegs[:, self._samples_per_peg :], weight
-        )
+        board = self._local_board(values[per_peg:])
+        colour = peg_colour(pegs[:, : self._samples_per_peg], board)
+        cogs = self._likely_cogs(colour)
+        parallax = self._parallax(image, homography, cogs)
+        if parallax is not None and cogs.any():
+            lifted = homography @ parallax.matrix()
+            top = _remap(image, project(lifted, self._peg_points))
+            if top is not None:
+                pegs = np.where(cogs[:, None, None], top.reshape(pegs.shape), pegs)
+                colour = peg_colour(pegs[:, : self._samples_per_peg], board)
+        weight = SHADED_LUMINANCE_WEIGHT if board.shaded else LUMINANCE_WEIGHT
+        white = board.clipped.all(axis=1)
+        contrast, glinted = centre_contrast(pegs[:, self._samples_per_peg :], white)
+        labels, confidence = self._classify(colour, (contrast, glinted), weight)
         return Reading(
             OK,
-            _rim_message(rim, shaded),
+            _rim_message(board.rim, board.shaded),
             labels,
             confidence,
-            rim.outliers >= 2,
+            board.rim.outliers >= 2,
             markers or {},
             homography,
-            features,
-            shaded,
-            rim.values,
+            colour.features,
+            board.shaded,
+            board.rim.values,
+            contrast,
+            parallax or NO_PARALLAX,
+            board.rim.outliers,
         )
 
-    def _sample(self, image: np.ndarray, homography) -> np.ndarray | None:
-        """Bilinear pixel values at every sample point (N, 3) float32, None if any is outside."""
-        pixels = project(homography, self._points).astype(np.float32)
-        height, width = image.shape[:2]
-        if not (
-            pixels.min() >= 0
-            and pixels[:, 0].max() <= width - 1
-            and pixels[:, 1].max() <= height - 1
-        ):
+    def _likely_cogs(self, colour: PegColour) -> np.ndarray:
+        """Pegs whose colour is far from their own empty colour: probably a cog."""
+        distance = colour_distance(colour.features, self._empty)
+        return distance > COG_DISTANCE
+
+    def _parallax(self, image: np.ndarray, homography, cogs: np.ndarray) -> Parallax | None:
+        """Where cog tops are seen, from the hubs of a few cogs spread over the board."""
+        indices = np.flatnonzero(cogs)
+        if len(indices) < 3:
             return None
-        values = cv2.remap(
-            image,
-            np.ascontiguousarray(pixels[:, 0]),
-            np.ascontiguousarray(pixels[:, 1]),
-            cv2.INTER_LINEAR,
-        )
-        return values.reshape(-1, 3).astype(np.float32)
+        chosen = indices[spread_choice(self._pegs[indices])]
+        places = self._pegs[chosen, None, None, :] + self._search[None, :, None, :]
+        points = places + self._hub_rings[None, None]
+        values = _remap(image, project(homography, points.reshape(-1, 2)))
+        if values is None:
+            return None
+        logs = np.log(values.reshape(len(chosen), len(self._search), -1, 3) + 5.0)
+        found, strength = hub_offsets(hub_scores(logs), self._search)
+        clear = strength >= MIN_HUB_CONTRAST
+        return fit_parallax(self._pegs[chosen][clear], found[clear], self.geometry.peg_pitch)
 
-    def _local_board(self, rim: np.ndarray) -> tuple[np.ndarray, RimFit, bool]:
-        """Log board colour predicted at every peg (55, 3), the rim fit, and "only shade".
+    def _local_board(self, rim: np.ndarray) -> BoardFit:
+        """The local board colour at every peg, fitted to the rim, and what is over the rim.
 
-        The smooth surface is fitted to the rim points that agree with it; a
-        rim point that disagrees is something over the rim. When every such
-        point is only darker board (same hue), it may be a shadow, which the
-        settling filter learns to live with if it stays put.
+        The smooth surface is fitted, channel by channel, to the rim points that
+        agree with it (clipped values as they are: a clipped peg then compares
+        with clipped board); a rim point that disagrees is something over the
+        rim, unless it is a small glint. When
+        every such point is only darker board (same hue), it may be a shadow,
+        which the settling filter learns to live with if it stays put. Where a
+        channel of the board is clipped the peg colours relative to it are
+        bounds (see :func:`peg_colour`).
         """
-        values = np.log(_median_of_three(rim.reshape(3, -1, 3)) + 1.0)
+        raw = _median_of_three(rim.reshape(3, -1, 3))
+        values = np.log(raw + 1.0)
+        glints = local_glints(_glints(raw))
+        known = np.broadcast_to(~glints[:, None], values.shape)
         keep = np.ones(len(values), bool)
         for _ in range(2):
-            coefficients = _fit(self._rim_basis[keep], values[keep])
-            residual = values - self._rim_basis @ coefficients
+            coefficients = _fit(self._rim_basis, values, (keep[:, None] & known).astype(float))
+            residual = np.where(known, values - self._rim_basis @ coefficients, 0.0)
             keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
             if keep.sum() < 12:
                 break
-        fit = RimFit(values, int((~keep).sum()))
-        return self._peg_basis @ coefficients, fit, _only_shade(residual[~keep])
+        at_pegs = self._peg_basis @ coefficients
+        fitted = (keep[:, None] & known).sum(axis=0) >= MIN_RIM_POINTS
+        at_pegs = np.where(fitted, at_pegs, np.log(256.0))
+        clipped = (at_pegs >= np.log(NEAR_CLIPPED + 1.0)) | ~fitted
+        outliers = ~keep & ~glints
+        fit = RimFit(values, int(outliers.sum()))
+        return BoardFit(at_pegs, clipped, fit, _only_shade(residual[outliers]))
 
-    def _peg_features(self, pegs: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per peg: mean log colour relative to the local board (55, 3), and its spread (55,)."""
-        features = np.log(pegs.mean(axis=1) + 1.0) - board
-        logs = np.log(pegs + 30.0)
-        spread = logs.std(axis=1).mean(axis=1)
-        return features, spread
-
-    def _classify(self, features, spread, centres, luminance_weight: float = LUMINANCE_WEIGHT):
+    def _classify(self, colour: PegColour, centre, luminance_weight: float):
         """Nearest prototype (the peg's own empty colour or a cog colour) and a confidence.
 
         The confidence is high only when the colour is close to one class and
         far from the others, uniform over the peg, and the peg's centre is in
-        sight: the pin of an empty peg, or the dark hub of a cog seated on it
-        (a cog held above a peg shows neither: it is larger, off-centre and
-        blurred). Under a shadow the board's brightness at a peg is unknown, so
-        brightness then counts for little (hue separates the classes).
+        sight as calibration saw it: the pin of an empty peg, or the hub of a
+        cog seated on it (a cog held above a peg shows neither: it is larger,
+        off-centre and blurred). Under a shadow the board's brightness at a peg
+        is unknown, so brightness then counts for little (hue separates the
+        classes). A clipped channel counts only where the class's colour lies
+        beyond what could be behind the clipping.
         """
-        distances = colour_distance(features[:, None, :], self._prototypes, luminance_weight)
+        difference = colour.features[:, None, :] - self._prototypes
+        difference = np.where(colour.lower[:, None], np.maximum(difference, 0.0), difference)
+        difference = np.where(colour.upper[:, None], np.minimum(difference, 0.0), difference)
+        distances = _difference_distance(difference, luminance_weight)
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
-        margin = 1.0 - nearest[:, 0] / np.maximum(nearest[:, 1], 1e-6)
+        margin = (nearest[:, 1] - nearest[:, 0]) / np.maximum(nearest[:, 1], MIN_SECOND_DISTANCE)
         closeness = np.exp(-((nearest[:, 0] / 0.45) ** 2))
-        uniform = np.exp(-((np.maximum(spread - 0.12, 0) / 0.15) ** 2))
-        seen = centre_in_sight(centres, order[:, 0] > 0)
+        uniform = np.exp(-((np.maximum(colour.spread - 0.12, 0) / 0.15) ** 2))
+        seen = centre_in_sight(centre[0], order[:, 0], self._expected_centre, centre[1])
         confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
         labels = tuple(CLASS_NAMES[i] for i in order[:, 0])
         return labels, tuple(np.round(confidence, 3).tolist())
@@ -367,11 +606,15 @@ LABEL_ORDER = ("red", "blue", "gold")
 CLASS_NAMES: tuple[str | None, ...] = (None, *LABEL_ORDER)
 
 
+def _difference_distance(difference: np.ndarray, luminance_weight: float) -> np.ndarray:
+    """Length of a log-colour difference, with overall brightness down-weighted against hue."""
+    luminance = difference.mean(axis=-1, keepdims=True)
+    chroma = difference - luminance
+    return np.sqrt((chroma**2).sum(axis=-1) + 3 * (luminance_weight * luminance[..., 0]) ** 2)
+
+
 def colour_distance(
     a: np.ndarray, b: np.ndarray, luminance_weight: float = LUMINANCE_WEIGHT
 ) -> np.ndarray:
     """Distance of log colours, with overall brightness down-weighted against hue."""
-    difference = a - b
-    luminance = difference.mean(axis=-1, keepdims=True)
-    chroma = difference - luminance
-    return np.sqrt((chroma**2).sum(axis=-1) + 3 * (luminance_weight * luminance[..., 0]) ** 2)
+    return _difference_distance(a - b, luminance_weight)

@@ -100,7 +100,7 @@ def _marker_covered(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
 
 
 def _glare(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
-    """Bright light that clips the board and gold cogs, a hot patch and 2-4 glints."""
+    """Bright light that clips the board and gold cogs, a mild hot patch and 2-4 glints."""
     scene = _tall_cogs(rng, size)
     lighting = replace(scene.lighting, brightness=float(rng.uniform(1.2, 1.55)))
     pegs = GEOMETRY.peg_positions()
@@ -110,7 +110,7 @@ def _glare(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
     glare = Glare(
         centre=tuple(float(v) for v in rng.uniform(-80, 80, 2)),
         radius=float(rng.uniform(60, 140)),
-        strength=float(rng.uniform(40, 110)),
+        strength=float(rng.uniform(10, 35)),
         spots=tuple((float(x), float(y)) for x, y in spots),
         spot_radius=float(rng.uniform(1.0, 2.5)),
     )
