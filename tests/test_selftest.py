@@ -11,6 +11,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from cogtable.cli import main
@@ -23,6 +25,7 @@ from cogtable.selftest import (
     TableButton,
     TableParts,
     button_step,
+    camera_step,
     dice_step,
     led_step,
     open_table_parts,
@@ -31,7 +34,7 @@ from cogtable.selftest import (
 )
 from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator import Simulator
-from hardware.profile import default_profile_path, load_profile
+from hardware.profile import Profile, default_profile_path, load_profile, parse_profile
 
 PROFILE = load_profile()
 RED_CONFIRM = TableButton(0, "confirm", "pico", 0)
@@ -147,6 +150,28 @@ def test_a_press_before_the_question_does_not_answer_it(
     person = ButtonPerson(parts.inbox, timeout_s=0.1, say=lambda prompt: None)
     assert person.ask(Question("Press Red's confirm button.", button=RED_CONFIRM)) is None
     simulator.release(BLUE_UNDO.number)
+
+
+def profile_with_camera(source: str) -> Profile:
+    """The mock profile with another ``[camera] source``."""
+    text = default_profile_path().read_text(encoding="utf-8")
+    return parse_profile(text.replace('source = "synthetic"', f'source = "{source}"'))
+
+
+def test_a_camera_that_cannot_be_opened_is_named(tmp_path: Path) -> None:
+    step = camera_step(profile_with_camera(str(tmp_path / "nothing-here.mp4")))
+    assert step.outcome is Outcome.FAILED
+    assert step.found.startswith("cannot open")
+    assert "[camera] source" in step.fix
+
+
+def test_a_camera_that_sees_no_board_names_the_missing_markers(tmp_path: Path) -> None:
+    blank = np.full((480, 640, 3), 200, np.uint8)
+    cv2.imwrite(str(tmp_path / "frame.png"), blank)
+    step = camera_step(profile_with_camera(str(tmp_path)))
+    assert step.outcome is Outcome.FAILED
+    assert step.found.endswith("board markers none of 0-3")
+    assert step.fix.startswith("markers 0-3 not seen")
 
 
 def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
