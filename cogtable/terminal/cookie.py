@@ -286,8 +286,8 @@ def _hunt_score_words(last: dict[str, Any], seat: int, reference: Reference) -> 
     sword = _aim_words("Sword", last["swords"][seat], roles, reference.prey[role], 3)
     shield = _aim_words("Shield", last["shields"][seat], roles, reference.hunter[role], 2)
     hill = gain - sword.coins - shield.coins
-    kept = "Hill kept in hand +1" if hill else "no Hill in hand"
-    return f"{seat_name(seat)} ({role}) +{gain}: {sword.words}; {shield.words}; {kept}"
+    kept = "; Hill kept in hand +1" if hill else ""
+    return f"{seat_name(seat)} ({role}) +{gain}: {sword.words}; {shield.words}{kept}"
 
 
 @dataclass(frozen=True)
