@@ -10,6 +10,7 @@ same grid; A3 (277 x 386 mm shown) takes 2 x 2.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import cv2
@@ -71,6 +72,31 @@ def test_the_pdf_has_one_a3_page_per_tile_and_the_map(tmp_path: Path) -> None:
     assert len(boxes) == PAGES["a3"]
     for width, height in boxes:
         assert sorted((float(width), float(height))) == pytest.approx([841.89, 1190.55], abs=1)
+
+
+def test_the_pdf_rendered_by_pdftoppm_is_to_scale(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.pdf"
+    assert (
+        main(["board", "print", "kogworks", "--paper", "letter", "--dpi", "100", "--out", str(out)])
+        == 0
+    )
+    render = [
+        "pdftoppm",
+        "-r",
+        f"{DPI:g}",
+        "-f",
+        "3",
+        "-l",
+        "3",
+        "-png",
+        str(out),
+        str(tmp_path / "p"),
+    ]
+    subprocess.run(render, check=True)
+    (png,) = tmp_path.glob("p*.png")
+    page = cv2.imread(str(png))
+    assert sorted(page.shape[:2]) == [round(side * SCALE) for side in sorted(PAPERS["letter"])]
+    assert abs(longest_dark_run(page) / SCALE - 100.0) <= 0.6
 
 
 def test_neighbouring_tiles_share_exactly_the_overlap() -> None:
