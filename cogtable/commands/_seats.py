@@ -89,7 +89,7 @@ class SeatKinds:
         return ((HUMAN,) if self.humans else ()) + self.built_in
 
     def describe(self) -> str:
-        """The names for a help text or a message: 'human, random, strong (greedy = strong)'."""
+        """For a help text or a message: 'human, random, strong (old name: greedy = strong)'."""
         old = ", ".join(f"{old} = {new}" for old, new in self.old_names.items())
         return ", ".join(self.names()) + (f" (old name: {old})" if old else "")
 
