@@ -64,7 +64,9 @@ Records ("a game record replays in either"): a record made with known hands
 (every draw a ``TopCard``) replays with ``hands = "unknown"``
 (:func:`table_mode_record`: each draw then counts as seen), and also as a table
 would have seen it, every draw unseen (:func:`unseen_draws_record`): table mode
-accepts every action of a real game. A record made in table mode replays in
+accepts every action of a real game (plus a ``Choose("done")`` where known hands
+skipped a search because the deck held none of its types: the table cannot know
+that, so the player says so). A record made in table mode replays in
 table mode. It does not replay with known hands: an ``UnseenDraw`` is refused
 there ("with known hands ... the table names every card drawn"), since no
 engine can say which card it was.
@@ -86,8 +88,9 @@ import dataclasses
 
 from games.core import Action, BadRecord, IllegalAction, Record, replay
 
-from .actions import TopCard, UnseenDraw
+from .actions import Choose, TopCard, UnseenDraw
 from .state import CommissarsState
+from .tasks import Search
 
 
 def table_mode_record(record: Record) -> Record:
@@ -102,18 +105,46 @@ def unseen_draws_record(record: Record) -> Record:
     """A known-hands ``record`` as a table sees the game: in table mode, every draw unseen.
 
     Each ``TopCard`` that answers a draw becomes an :class:`UnseenDraw`; flips and
-    deals stay named. The record is replayed (in known mode) to tell them apart, so
-    a record that does not replay raises :class:`~games.core.BadRecord`.
+    deals stay named. Where the known deck held nothing a search could take, the
+    engine skipped the search, but the table cannot know the deck: there the
+    player answers ``Choose("done")``, as at a real table. The record is replayed
+    in both modes to find these places, so a record that does not replay raises
+    :class:`~games.core.BadRecord`.
     """
-    state = replay(dataclasses.replace(record, actions=()))
-    assert isinstance(state, CommissarsState)
+    known = _started(record)
+    seen = _started(table_mode_record(record))
     actions: list[Action] = []
     for number, action in enumerate(record.actions, start=1):
-        drawn = isinstance(action, TopCard) and state.pending_draw() is not None
-        actions.append(UnseenDraw(player=action.player) if drawn else action)
-        try:
-            state.apply(action)
-        except IllegalAction as error:
-            where = f"action {number} ({action.safe_notation()})"
-            raise BadRecord(f"{where} does not apply: {error}") from error
+        while (search := _search_found_nothing(known, seen)) is not None:
+            actions.append(_applied(seen, Choose("done", player=search.player), number))
+        drawn = isinstance(action, TopCard) and known.pending_draw() is not None
+        _applied(known, action, number)
+        actions.append(
+            _applied(seen, UnseenDraw(player=action.player) if drawn else action, number)
+        )
     return dataclasses.replace(table_mode_record(record), actions=tuple(actions))
+
+
+def _started(record: Record) -> CommissarsState:
+    """The game ``record`` starts, before its first action."""
+    state = replay(dataclasses.replace(record, actions=()))
+    assert isinstance(state, CommissarsState)
+    return state
+
+
+def _search_found_nothing(known: CommissarsState, seen: CommissarsState) -> Search | None:
+    """A search table mode asks for where known hands skipped it (the deck had none to take)."""
+    task = seen.tasks[0] if seen.tasks else None
+    if isinstance(task, Search) and not (known.tasks and known.tasks[0] == task):
+        return task
+    return None
+
+
+def _applied(state: CommissarsState, action: Action, number: int) -> Action:
+    """Apply the record's action ``number`` (or what it became); BadRecord if it does not apply."""
+    try:
+        state.apply(action)
+    except IllegalAction as error:
+        where = f"action {number} ({action.safe_notation()})"
+        raise BadRecord(f"{where} does not apply: {error}") from error
+    return action
