@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from cogtable.commands._seats import CONVENTION
 from cogtable.terminal import front_ends
 
 NAME = "play"
@@ -11,7 +12,8 @@ HELP = "Play a game in the terminal (any seat a human or a built-in player)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """One sub-command per game that has a terminal front end."""
+    """One sub-command per game that has a terminal front end; the seat convention below."""
+    parser.epilog = CONVENTION
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True, title="games")
     for name, module in front_ends().items():
         sub = games.add_parser(name, help=module.HELP, description=module.HELP)

@@ -35,6 +35,7 @@ from typing import Any
 from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
 from cogtable.commands._seats import (
+    CONVENTION,
     STRONG,
     SeatDefaults,
     SeatKinds,
@@ -76,7 +77,8 @@ some camera poses are never read at all, and the game would never end.
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``kogworks`` and its options."""
+    """One sub-command per game, its options, and the seat convention below."""
+    parser.epilog = CONVENTION
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True, title="games")
     sub = games.add_parser("kogworks", help="Kogworks on the mock table", description=HELP)
     _common_arguments(sub, "keep journal and board here (resumable)")
