@@ -19,7 +19,14 @@ import pytest
 
 from cogtable.cli import main
 from cogtable.commands.board import kogworks_notes
-from cogtable.sheet_tiling import MM_PER_INCH, PAPERS, plan_tiles, tile_pages
+from cogtable.sheet_tiling import (
+    MARK_RADIUS_MM,
+    MM_PER_INCH,
+    PAPERS,
+    plan_tiles,
+    registration_points,
+    tile_pages,
+)
 from vision.board_sheet import PEG_SAMPLE_MM, RIM_BAND_MM, annotated_sheet
 from vision.geometry import BoardGeometry, board_to_sheet_pixels
 from vision.markers import MarkerDetector, project
@@ -122,6 +129,25 @@ def test_neighbouring_tiles_share_exactly_the_overlap() -> None:
     assert x0 == width - overlap
     unmarked = sheet[y0 + height // 2, x0 + overlap + 5 : x0 + width]
     assert np.array_equal(right[height // 2, overlap + 5 :], unmarked)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a3"])
+def test_registration_marks_sit_where_the_board_sheet_is_plain(paper: str) -> None:
+    geometry = BoardGeometry()
+    sheet = annotated_sheet(geometry, DPI, kogworks_notes("Kogworks board, test"))
+    plan = plan_tiles((sheet.shape[1], sheet.shape[0]), PAPERS[paper], DPI, 15.0)
+    points = registration_points(sheet, plan)
+    stretches = sum(c > 0 for _, c in plan.tiles) + sum(r > 0 for r, _ in plan.tiles)
+    assert len(points) == 2 * stretches
+    reach = round((MARK_RADIUS_MM + 1.5) * SCALE)  # the cross's arms
+    for x, y in points:
+        patch = sheet[y - reach : y + reach + 1, x - reach : x + reach + 1]
+        assert patch.shape[:2] == (2 * reach + 1, 2 * reach + 1)
+        assert patch.min() == patch.max() == 255, (x, y)  # no marker, peg, line or text under it
+    for _, column in plan.tiles:
+        if column:
+            x_centre = plan.origin_px(0, column)[0] + plan.overlap_px // 2
+            assert sum(x == x_centre for x, _ in points) >= 2
 
 
 def test_a_sheet_that_fits_the_paper_is_one_page() -> None:
