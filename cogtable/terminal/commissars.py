@@ -1,6 +1,6 @@
 """``cogtable play commissars``: Cogs and Commissars in the terminal.
 
-Seats are ``human`` or a built-in player (``random``, ``greedy``). With more
+Seats are ``human`` or a built-in player (``random``, ``strong``). With more
 than one human the screen is cleared and the next human is asked to take over
 before their hand is shown (pass-and-play). Chance (draws, flips, deals) is
 drawn from the seed, as a simulated table would.

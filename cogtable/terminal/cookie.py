@@ -1,6 +1,6 @@
 """``cogtable play cookie``: The Cookie 2.0 in the terminal, pass-and-play.
 
-Any seat is a human or a built-in player (``random``, ``reasoner``). With more
+Any seat is a human or a built-in player (``random``, ``strong``). With more
 than one human at the keyboard, each player's secrets (role, hand, the card
 they laid) are shown only after a "hand the screen to ..." prompt, and the
 screen is cleared when they are done. Only what the whole table may know is
