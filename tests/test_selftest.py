@@ -198,7 +198,22 @@ def test_a_failed_step_exits_1_with_what_to_fix(
     assert "set [leds] length to at most 108" in out
 
 
-def test_an_unopenable_serial_port_is_one_line(
+def test_a_file_that_is_no_serial_port_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    not_a_port = tmp_path / "ttyACM0"
+    not_a_port.write_text("a file\n", encoding="utf-8")
+    profile = tmp_path / "real.toml"
+    text = default_profile_path().read_text(encoding="utf-8")
+    profile.write_text(text.replace('port = "sim"', f'port = "{not_a_port}"'), encoding="utf-8")
+    assert main(["selftest", "--profile", str(profile)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"cogtable selftest: cannot open the serial port {not_a_port} ")
+    assert captured.err.count("\n") == 1
+
+
+def test_a_missing_serial_port_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     profile = tmp_path / "real.toml"

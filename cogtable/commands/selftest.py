@@ -32,7 +32,7 @@ from firmware_bridge.firmware_config import (
     FirmwareConfigError,
     read_firmware_config,
 )
-from firmware_bridge.link import LinkError, resolve_port
+from firmware_bridge.link import LinkError, open_serial, resolve_port
 from hardware.profile import Profile, ProfileError, load_profile
 
 NAME = "selftest"
@@ -106,7 +106,18 @@ def _device(profile: Profile, stack: ExitStack) -> tuple[object | None, str]:
         raise UserError(
             f"no serial port {path} ([serial] port in {profile.source}): is the Pico plugged in?"
         )
+    _can_open(path, profile)
     return None, path
+
+
+def _can_open(path: str, profile: Profile) -> None:
+    """UserError unless ``path`` opens as a serial port (not a plain file, not held elsewhere)."""
+    try:
+        open_serial(path).close()
+    except OSError as error:  # pyserial's SerialException is an OSError
+        raise UserError(
+            f"cannot open the serial port {path} ([serial] port in {profile.source}): {error}"
+        ) from None
 
 
 def _person(parts: TableParts, clock: SimClock | None, timeout: float) -> Person:
