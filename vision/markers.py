@@ -5,7 +5,8 @@ at a reduced size and the corners refined at full resolution, which keeps a
 1080p frame about as cheap as a 640x480 one. Markers seen in the previous frame
 are looked for only around their last places (the camera of a table rarely
 moves); a whole frame is first searched quickly (small, one threshold window)
-and thoroughly only when that misses a marker.
+and thoroughly only when that misses a marker. Three markers are enough to fit
+the board (a hand resting on the fourth): the result says which one is missing.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ TRACK_SIDE = 40.0
 """Marker side (pixels) the tracker searches at: larger markers are looked for scaled down."""
 TRACK_MARGIN = 0.5
 """How far (in marker sides) beyond its last place the tracker looks for a marker."""
+MIN_MARKERS = 3
+"""Fewest markers the board's homography is fitted to (their 12 corners fix it)."""
 
 
 def dictionary() -> cv2.aruco.Dictionary:
@@ -44,7 +47,8 @@ class MarkerResult:
 
     ``corners`` maps each found id of the board to its 4 image corners (4, 2);
     ``homography`` maps board millimetres to image pixels, or is None when
-    not every marker of the board was found.
+    fewer than :data:`MIN_MARKERS` markers were found (or they do not fit the
+    board); ``missing`` names the markers not found.
     """
 
     corners: dict[int, np.ndarray]
@@ -114,15 +118,16 @@ class MarkerDetector:
         return dict(zip(found, refined, strict=True))
 
     def locate(self, image: np.ndarray) -> MarkerResult:
-        """Detect the markers (BGR or grey frame) and, when all are there, fit the homography.
+        """Detect the markers (BGR or grey frame) and, when enough are there, fit the homography.
 
-        Markers found in the previous frame are first looked for only around
-        where they were (a few small crops instead of the whole frame); if any
-        is not there, the whole frame is searched.
+        Markers found in the previous frame (all of them) are first looked for
+        only around where they were (a few small crops instead of the whole
+        frame); if any is not there, or one was missing, the whole frame is
+        searched.
         """
         corners = self._track(image) or self.detect(_gray(image))
         missing = tuple(i for i in self.geometry.marker_ids() if i not in corners)
-        homography = None if missing else self.fit(corners)
+        homography = self.fit(corners) if len(corners) >= MIN_MARKERS else None
         self._last = corners if homography is not None else {}
         return MarkerResult(corners, missing, homography)
 

@@ -24,14 +24,14 @@ bilinear passes (``cv2.remap``).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import cv2
 import numpy as np
 
 from vision.geometry import PEGS, BoardGeometry, Position
-from vision.markers import MarkerDetector, project
+from vision.markers import MIN_MARKERS, MarkerDetector, project
 from vision.parallax import (
     MIN_HUB_CONTRAST,
     Parallax,
@@ -106,7 +106,8 @@ class Reading:
     ``centre_contrast`` is (55, 2, 3): per peg, the log colour of its pin and
     of a cog's hub less the ring around (what calibration learns), and
     ``parallax`` where cog tops were seen; ``rim_outliers`` counts the rim points
-    that were not bare board.
+    that were not bare board; ``missing_markers`` names markers not seen (the
+    board is read from three: a hand resting on the fourth).
     """
 
     status: str
@@ -122,6 +123,7 @@ class Reading:
     centre_contrast: np.ndarray | None = None
     parallax: Parallax = NO_PARALLAX
     rim_outliers: int = 0
+    missing_markers: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -470,14 +472,20 @@ class BoardReader:
         found = self.detector.locate(image)
         if found.homography is None:
             return self._no_board(found)
-        return self.read_with_homography(image, found.homography, found.corners)
+        reading = self.read_with_homography(image, found.homography, found.corners)
+        if not found.missing or not reading.ok:
+            return reading
+        covered = ", ".join(map(str, found.missing))
+        note = f"marker {covered} is covered"
+        message = f"{reading.message}; {note}" if reading.message else note
+        return replace(reading, message=message, missing_markers=found.missing)
 
     def _no_board(self, found) -> Reading:
-        if not found.missing:
+        if len(found.corners) >= MIN_MARKERS:
             message = "markers found but they do not fit the board geometry"
         else:
             message = f"markers not found: {', '.join(map(str, found.missing))}"
-        return Reading(NO_BOARD, message, markers=found.corners)
+        return Reading(NO_BOARD, message, markers=found.corners, missing_markers=found.missing)
 
     def read_with_homography(self, image, homography, markers=None) -> Reading:
         """Read the pegs once the board-to-image homography is known.

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
+from vision.markers import project
 from vision.renderer import (
     HELD_OUT_LOOK,
     REFERENCE_LOOK,
@@ -32,6 +33,7 @@ from vision.renderer import (
     Look,
     Scene,
     Sensor,
+    camera_homography,
     random_hand,
     random_scene,
 )
@@ -91,11 +93,13 @@ def _tall_cogs(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
 
 
 def _marker_covered(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
-    """A hand resting over one marker, its fingers short of the disk."""
+    """A hand resting over one marker, its fingers short of the disk, its arm going away."""
     scene = _tall_cogs(rng, size)
     marker = GEOMETRY.markers[int(rng.choice(GEOMETRY.marker_ids()))]
-    outward = math.degrees(math.atan2(marker[1], marker[0]))
     centre = (1.12 * marker[0], 1.12 * marker[1])
+    homography = camera_homography(GEOMETRY, scene.camera, size)
+    middle, palm = project(homography, np.array([(0.0, 0.0), centre]))
+    outward = math.degrees(math.atan2(palm[1] - middle[1], palm[0] - middle[0]))
     return replace(scene, hand=Hand(centre, outward + float(rng.uniform(-20, 20)), 0.9))
 
 

@@ -59,16 +59,31 @@ def test_a_moved_camera_is_followed() -> None:
     assert np.abs(first.homography - second.homography).max() > 1e-3
 
 
-def test_a_covered_marker_is_no_board_not_a_reading() -> None:
-    scene = Scene(start_position())
-    frame, homography = RENDERER.render(scene, 3)
-    corners = project(homography, BoardGeometry().marker_corners(2)).astype(int)
-    x0, y0 = corners.min(axis=0) - 3
-    x1, y1 = corners.max(axis=0) + 3
-    frame[y0:y1, x0:x1] = 230
-    reading = READER.read(frame)
-    assert reading.status == NO_BOARD
-    assert "2" in reading.message and reading.labels is None
+def _cover_markers(frame: np.ndarray, homography: np.ndarray, marker_ids) -> None:
+    """Paint white paper over the given markers, in place."""
+    for marker_id in marker_ids:
+        corners = project(homography, BoardGeometry().marker_corners(marker_id)).astype(int)
+        x0, y0 = corners.min(axis=0) - 3
+        x1, y1 = corners.max(axis=0) + 3
+        frame[y0:y1, x0:x1] = 230
+
+
+def test_a_covered_marker_is_named_and_the_board_read_from_the_other_three() -> None:
+    position = random_position(np.random.default_rng(HELD_OUT + 11))
+    frame, homography = RENDERER.render(Scene(position), 3)
+    _cover_markers(frame, homography, [2])
+    reading = BoardReader().read(frame)
+    assert reading.certain and reading.position() == position
+    assert reading.missing_markers == (2,)
+    assert "marker 2 is covered" in reading.message
+
+
+def test_two_covered_markers_are_no_board_naming_both() -> None:
+    frame, homography = RENDERER.render(Scene(start_position()), 3)
+    _cover_markers(frame, homography, [1, 2])
+    reading = BoardReader().read(frame)
+    assert reading.status == NO_BOARD and reading.labels is None
+    assert "1, 2" in reading.message and reading.missing_markers == (1, 2)
 
 
 def test_a_hand_over_the_board_marks_the_frame_covered() -> None:

@@ -1,0 +1,69 @@
+"""The reader across the renderer's conditions (issue 16): tall cogs on a tilted camera, a
+covered marker, glare, white balance, metal pins, JPEG; never a bumped frame or a hand.
+
+Seeds 800_000+ (neither the benchmark's tuning nor its held-out seeds).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from vision.calibration import learn
+from vision.reader import BoardReader
+from vision.renderer import Look, Renderer
+from vision.scene_conditions import CONDITIONS, HELD_OUT, TUNING, calibration_scene, look_of
+
+SEEDS = 800_000
+SIZE = (1280, 720)
+
+
+@lru_cache(maxsize=8)
+def _set(look: Look) -> tuple[Renderer, BoardReader]:
+    """A renderer of the look and a reader calibrated on two frames of it."""
+    renderer = Renderer(look=look)
+    frames = [renderer.render(calibration_scene(SIZE), seed)[0] for seed in range(2)]
+    return renderer, BoardReader(calibration=learn(frames))
+
+
+def _readings(name: str, frame_set, count: int):
+    condition = CONDITIONS[name]
+    renderer, reader = _set(look_of(condition, frame_set))
+    for index in range(count):
+        seed = SEEDS + 1000 * list(CONDITIONS).index(name) + index
+        scene = condition.scene(np.random.default_rng(seed), SIZE)
+        yield scene, reader.read(renderer.render(scene, seed)[0])
+
+
+@pytest.mark.parametrize(
+    "name", ["tall cogs", "marker covered", "white balance", "metal pins", "jpeg"]
+)
+def test_readable_frames_are_committable_and_right(name: str) -> None:
+    for scene, reading in _readings(name, TUNING, 2):
+        assert reading.certain, f"{name}: {reading.status} {reading.message}"
+        assert reading.position() == scene.position
+
+
+def test_the_held_out_look_is_read_after_its_own_calibration() -> None:
+    for scene, reading in _readings("tall cogs", HELD_OUT, 2):
+        assert reading.certain and reading.position() == scene.position
+
+
+def test_a_covered_marker_is_named() -> None:
+    for scene, reading in _readings("marker covered", TUNING, 2):
+        assert len(reading.missing_markers) == 1
+        assert f"marker {reading.missing_markers[0]} is covered" in reading.message
+        assert reading.position() == scene.position
+
+
+@pytest.mark.parametrize("name", ["bumped", "hand over pegs"])
+def test_frames_that_must_not_be_used_are_never_committable(name: str) -> None:
+    for _scene, reading in _readings(name, TUNING, 3):
+        assert not reading.certain
+
+
+def test_glare_never_commits_a_wrong_peg() -> None:
+    for scene, reading in _readings("glare", TUNING, 4):
+        assert not reading.certain or reading.position() == scene.position
