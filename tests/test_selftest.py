@@ -34,7 +34,14 @@ from cogtable.selftest import (
 )
 from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator import Simulator
-from hardware.profile import Profile, default_profile_path, load_profile, parse_profile
+from hardware.buttons import button_pins
+from hardware.profile import (
+    Profile,
+    default_profile_path,
+    load_profile,
+    parse_profile,
+    pico_buttons,
+)
 
 PROFILE = load_profile()
 RED_CONFIRM = TableButton(0, "confirm", "pico", 0)
@@ -66,7 +73,9 @@ def test_the_mock_table_passes_every_step_unattended(table: tuple[TableParts, Si
     ]
     assert [step.outcome for step in steps] == [Outcome.PASSED] * 5, results_table(steps)
     buttons = len(parts.buttons)
-    assert buttons == 20 + 6  # 20 on the Pico, 6 on GPIO (seat 1 and 2 confirm/undo, table)
+    on_gpio = [key for key in button_pins(PROFILE) if key[1] != "roll"]  # a roll pin is a die's
+    assert buttons == len(pico_buttons(PROFILE)) + len(on_gpio)
+    assert {button.bus for button in parts.buttons} == {"pico", "gpio"}
     assert steps[2].found == f"{buttons} of {buttons} buttons came as asked"
     pip_face = 1
     assert person.asked == len(PROFILE.leds.segments) + PROFILE.leds.length + buttons + 1 + pip_face
