@@ -52,11 +52,15 @@ def run(args: argparse.Namespace) -> int:
     listener = open_listener(args.listen, args.port)
     host, port = listener.getsockname()[:2]
     print(f"cogtable web: serving {state_dir} on http://{_url_host(host)}:{port}/", flush=True)
-    app = create_app(TableFolder(state_dir, profile))
+    server: uvicorn.Server | None = None
+    app = create_app(
+        TableFolder(state_dir, profile), stopping=lambda: bool(server and server.should_exit)
+    )
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=2, server_header=False
     )
-    uvicorn.Server(config).run(sockets=[listener])
+    server = uvicorn.Server(config)
+    server.run(sockets=[listener])
     return 0
 
 

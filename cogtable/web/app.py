@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -47,9 +47,13 @@ def static_folder() -> Path:
     return Path(str(resources.files("cogtable.web").joinpath("static")))
 
 
-def create_app(folder: TableFolder) -> Starlette:
-    """The live view of the table whose state folder ``folder`` reads."""
-    views = _Views(folder)
+def create_app(folder: TableFolder, stopping: Callable[[], bool] = lambda: False) -> Starlette:
+    """The live view of the table whose state folder ``folder`` reads.
+
+    ``stopping`` says when the server shuts down: every event stream then
+    ends, so a page left open does not hold the shutdown up.
+    """
+    views = _Views(folder, stopping)
     routes = [
         Route("/", views.index),
         Route("/api/live", views.live),
@@ -68,8 +72,9 @@ def create_app(folder: TableFolder) -> Starlette:
 class _Views:
     """The route handlers, sharing one :class:`TableFolder`."""
 
-    def __init__(self, folder: TableFolder) -> None:
+    def __init__(self, folder: TableFolder, stopping: Callable[[], bool]) -> None:
         self.folder = folder
+        self.stopping = stopping
 
     async def index(self, request: Request) -> Response:
         return FileResponse(static_folder() / "index.html")
@@ -113,7 +118,7 @@ class _Views:
         """The live view now, then again after every change, until the page goes away."""
         seen: tuple[int, ...] | None = None
         quiet = 0.0
-        while not await request.is_disconnected():
+        while not (self.stopping() or await request.is_disconnected()):
             version = await run_in_threadpool(self.folder.version)
             if version != seen:
                 seen, quiet = version, 0.0

@@ -21,8 +21,9 @@ def serving(folder: TableFolder) -> Iterator[str]:
     """The page's address while uvicorn serves ``folder``; stopped on leaving."""
     listener = open_listener("127.0.0.1", 0)
     port = listener.getsockname()[1]
-    config = uvicorn.Config(create_app(folder), log_level="warning", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
+    server: uvicorn.Server | None = None
+    app = create_app(folder, stopping=lambda: bool(server and server.should_exit))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT_S

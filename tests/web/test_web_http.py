@@ -155,3 +155,11 @@ def _next_event(stream: http.client.HTTPResponse) -> dict[str, object]:
             name = line.removeprefix("event: ")
         elif line.startswith("data: ") and name == "live":
             return json.loads(line.removeprefix("data: "))
+
+
+def test_the_event_stream_ends_when_the_server_stops(tmp_path: Path) -> None:
+    """A page left open must not hold up a shutdown (systemd's stop, Ctrl-C)."""
+    cookie_table(tmp_path)
+    folder = TableFolder(tmp_path, load_profile())
+    answer = TestClient(create_app(folder, stopping=lambda: True)).get("/events")
+    assert answer.status_code == 200 and answer.text == ""
