@@ -238,6 +238,8 @@ class VideoFileSource:
 
     def __init__(self, path: str | Path, loop: bool = False) -> None:
         self.path, self.loop = str(path), loop
+        self.finite = not loop
+        """True when the frames come to an end (a caller may take fewer than it wanted)."""
         self._capture = cv2.VideoCapture(self.path)
         if not self._capture.isOpened():
             raise SourceError(f"cannot open video file {path}")
@@ -268,6 +270,8 @@ class ImageFolderSource:
         if not files:
             raise SourceError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {path}")
         self.files, self.loop, self._next = files, loop, 0
+        self.finite = not loop
+        """True when the images come to an end (a caller may take fewer than it wanted)."""
 
     def read(self) -> np.ndarray | None:
         """The next image; an undecodable file gives an empty frame (a bad frame)."""

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         frames = _grab(source, args.frames, args.timeout, geometry)
         calibration = _learn(frames, geometry)
-        check = _grab(source, 1, args.timeout, geometry)[0]
+        check = _grab(source, 1, args.timeout, geometry, frames[-1])[0]
     finally:
         source.close()
     reading = BoardReader(calibration.geometry, calibration).read(check)
@@ -143,8 +143,12 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _grab(source, count: int, timeout: float, geometry: BoardGeometry) -> list:
-    """``count`` frames in which the whole board is seen, or a UserError saying what was seen."""
+def _grab(source, count: int, timeout: float, geometry: BoardGeometry, fallback=None) -> list:
+    """``count`` frames in which the whole board is seen, or a UserError saying what was seen.
+
+    A source that ends (an image, a folder, a video) gives what it has: fewer
+    frames than asked for (at least one), or ``fallback`` when it has no more.
+    """
     reader = BoardReader(geometry)
     frames, last = [], "no frame from the camera"
     deadline = time.monotonic() + timeout
@@ -153,10 +157,16 @@ def _grab(source, count: int, timeout: float, geometry: BoardGeometry) -> list:
         reading = reader.read(frame)
         if reading.ok:
             frames.append(frame)
+        elif frame is None and getattr(source, "finite", False):
+            break
         elif frame is None:
             time.sleep(0.05)
         else:
             last = f"{reading.status}: {reading.message}"
+    if not frames and fallback is not None:
+        return [fallback]
+    if frames and getattr(source, "finite", False):
+        return frames
     if len(frames) < count:
         raise UserError(
             f"got {len(frames)} of {count} usable frames in {timeout:g} s (last: {last})"
@@ -178,7 +188,8 @@ def _report(args: argparse.Namespace, frames: int, reading) -> None:
         seen = f"check frame: {pegs} cogs read, lowest confidence {lowest:.2f}"
     else:
         seen = f"check frame: {reading.status}: {reading.message}"
-    print(f"calibrated from {frames} frame(s); wrote {args.out} and {args.overlay}; {seen}")
+    fewer = f" (the source had no more than {frames})" if frames < args.frames else ""
+    print(f"calibrated from {frames} frame(s){fewer}; wrote {args.out} and {args.overlay}; {seen}")
 
 
 def _teach(args: argparse.Namespace) -> int:

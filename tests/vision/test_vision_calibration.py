@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
-from vision.calibration import Calibration, CalibrationError, learn
-from vision.geometry import start_position
+from vision.calibration import Calibration, CalibrationError, dark_centres, learn
+from vision.geometry import BoardGeometry, start_position
+from vision.markers import project
 from vision.reader import BoardReader
-from vision.renderer import Hand, Scene, random_scene
+from vision.renderer import Hand, Renderer, Scene, random_scene
 
 
 def _start_frames(count: int = 2) -> list[np.ndarray]:
@@ -100,3 +101,41 @@ def test_a_wrong_layout_is_caught_when_colours_collide() -> None:
     layout[(5, 2)] = "blue"
     with pytest.raises(CalibrationError, match="look alike"):
         learn(frames, layout)
+
+
+def test_an_unusable_frame_among_three_is_left_out() -> None:
+    good = _start_frames(2)
+    covered = RENDERER.render(replace(Scene(start_position()), hand=Hand((0.0, 0.0), 30.0)), 1)[0]
+    robust = learn([good[0], covered, good[1]])
+    plain = learn(good)
+    assert np.allclose(robust.colours["red"], plain.colours["red"], atol=1e-3)
+    with pytest.raises(CalibrationError, match=r"only 1 of 3 frames usable.*calibration frame 2"):
+        learn([good[0], covered, covered])
+
+
+def test_a_few_noisy_rim_points_do_not_spoil_a_frame() -> None:
+    frame = _start_frames(1)[0].copy()
+    reading = BoardReader().read(frame)
+    rim = BoardGeometry().rim_points(72)[[5, 40]]
+    for x, y in project(reading.homography, rim).astype(int):
+        frame[y - 3 : y + 4, x - 3 : x + 4] = (20, 200, 20)
+    assert BoardReader().read(frame).covered
+    learned = learn([frame])
+    assert set(learned.colours) == {"red", "blue", "gold"}
+
+
+def test_metal_pins_are_learned_as_bright_centres() -> None:
+    from vision.scene_conditions import METAL_PINS_LOOK, calibration_scene
+
+    renderer = Renderer(look=METAL_PINS_LOOK)
+    calibration = learn([renderer.render(calibration_scene((960, 540)), 1)[0]])
+    assert calibration.centre["empty"][0] > 0 > Calibration.reference().centre["empty"][0]
+    assert calibration.centre["red"][2] > -0.2 > Calibration.reference().centre["red"][2]
+
+
+def test_a_file_without_centres_reads_as_dark_pins_and_hubs(tmp_path: Path) -> None:
+    data = learn(_start_frames(1)).to_dict()
+    del data["centre"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert Calibration.load(path).centre == dark_centres()

@@ -50,6 +50,23 @@ def test_calibrate_end_to_end_with_the_synthetic_camera(tmp_path: Path, capsys) 
     assert cv2.imread(str(overlay)).shape == (480, 640, 3)
 
 
+def test_calibrate_from_one_image_with_the_default_frames(tmp_path: Path, capsys) -> None:
+    from vision.geometry import start_position
+    from vision.renderer import Camera, Renderer, Scene
+
+    image = tmp_path / "start.png"
+    frame, _ = Renderer().render(Scene(start_position(), (960, 540), Camera(tilt_deg=8)), 1)
+    cv2.imwrite(str(image), frame)
+    out, overlay = tmp_path / "cal.json", tmp_path / "cal.png"
+    args = ["calibrate", "--source", str(image), "--out", str(out), "--overlay", str(overlay)]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "calibrated from 1 frame(s) (the source had no more than 1)" in printed
+    assert "3 cogs read" in printed
+    assert Calibration.load(out).centre["empty"][0] < 0
+    assert cv2.imread(str(overlay)).shape == (540, 960, 3)
+
+
 def test_calibrate_reports_a_source_without_a_board(tmp_path: Path, capsys) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
