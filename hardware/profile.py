@@ -143,6 +143,33 @@ class BoardProfile:
 
 
 @dataclass(frozen=True)
+class CardZoneProfile:
+    """One zone of the card mat: its name, whose seat (None: shared, the centre), centre, size."""
+
+    name: str
+    seat: int | None
+    x_mm: float
+    y_mm: float
+    width_mm: float
+    height_mm: float
+
+
+@dataclass(frozen=True)
+class CardsProfile:
+    """The card mat (``[cards]``): its size, its markers (DICT_4X4_50) and its zones, in mm.
+
+    Mat coordinates are millimetres from its top-left corner, x right, y down,
+    as printed (``cogtable cards print mat``); positions are centres.
+    """
+
+    width_mm: float
+    height_mm: float
+    marker_size_mm: float
+    markers: tuple[Marker, ...]
+    zones: tuple[CardZoneProfile, ...]
+
+
+@dataclass(frozen=True)
 class SerialProfile:
     """The Pico's serial port: ``auto`` (find it), ``sim`` (the simulator) or a device path."""
 
@@ -227,6 +254,8 @@ class Profile:
     table: TableProfile = field(default_factory=TableProfile)
     pico: PicoProfile = field(default_factory=PicoProfile)
     dice: DiceProfile = field(default_factory=DiceProfile)
+    cards: CardsProfile | None = None
+    """The card mat the camera reads, when the table has one."""
 
     def summary(self) -> str:
         """A few lines a person reads to see what this profile describes."""
@@ -604,12 +633,14 @@ def _build_profile(top: _Table, source: str) -> Profile | None:
         "table": _section(top, "table", _table_section, default=TableProfile()),
         "pico": _section(top, "pico", _pico, default=PicoProfile()),
         "dice": _section(top, "dice", _dice, default=DiceProfile()),
+        "cards": _section(top, "cards", _cards, default=None),
     }
     seats = tuple(_seat(table) for table in top.tables("seats", "an array of [[seats]] tables"))
     top.finish()
     if isinstance(top.data.get("seats"), list):
         _check_seat_count(top, len(seats))
     _cross_check(parts, seats, top.errors)
+    _check_cards(parts, top.errors)
     if any(value is _BAD for value in [name, *parts.values(), *seats]) or not seats:
         return None
     return Profile(name=name, seats=seats, source=source, **parts)
@@ -694,6 +725,94 @@ def _markers_ok(table: _Table, markers: tuple[Marker, ...]) -> bool:
         table.fail("markers", ids, "each marker id once")
         return False
     return True
+
+
+def _cards(table: _Table) -> CardsProfile | Any:
+    """The ``[cards]`` section: the card mat's size, markers and zones."""
+    width = table.get("width_mm", _positive, "a positive number of millimetres", _MISSING)
+    height = table.get("height_mm", _positive, "a positive number of millimetres", _MISSING)
+    side = table.get("marker_size_mm", _positive, "a positive number of millimetres", _MISSING)
+    markers = tuple(_marker(t) for t in table.tables("markers", "an array of [[cards.markers]]"))
+    zones = tuple(_card_zone(t) for t in table.tables("zones", "an array of [[cards.zones]]"))
+    if not _all_good(width, height, side, *markers, *zones):
+        return _BAD
+    cards = CardsProfile(width, height, side, markers, zones)
+    return cards if _card_mat_ok(table, cards) else _BAD
+
+
+def _card_zone(table: _Table) -> CardZoneProfile | Any:
+    name = table.get("name", _name, "a non-empty zone name", _MISSING)
+    seat = table.get("seat", _seat_number, "a seat number, 1 to 6 (leave it out: shared)", None)
+    x = table.get("x_mm", _any_number, "a number of millimetres (the zone's centre)", _MISSING)
+    y = table.get("y_mm", _any_number, "a number of millimetres (the zone's centre)", _MISSING)
+    width = table.get("width_mm", _positive, "a positive number of millimetres", _MISSING)
+    height = table.get("height_mm", _positive, "a positive number of millimetres", _MISSING)
+    table.finish()
+    values = (name, seat, x, y, width, height)
+    return CardZoneProfile(*values) if _all_good(*values) else _BAD
+
+
+def _seat_number(value: Any) -> int | None:
+    return value if _is_int(value) and 1 <= value <= MAX_SEATS else None
+
+
+def _card_mat_ok(table: _Table, cards: CardsProfile) -> bool:
+    """Markers: at least 3, each id once; zones: each name once, inside the mat, apart."""
+    ids = [marker.id for marker in cards.markers]
+    errors_before = len(table.errors)
+    if len(ids) < 3:
+        table.fail("markers", ids, "at least 3 markers (the mat's homography needs them)")
+    elif len(set(ids)) != len(ids):
+        table.fail("markers", ids, "each marker id once")
+    names = [zone.name for zone in cards.zones]
+    if not names:
+        table.fail("zones", [], "at least one [[cards.zones]] table")
+    elif len(set(names)) != len(names):
+        table.fail("zones", names, "each zone name once")
+    half = cards.marker_size_mm / 2
+    boxes = [(f"markers[{n}]", m.x_mm, m.y_mm, half, half) for n, m in enumerate(cards.markers)]
+    boxes += [
+        (f"zones[{n}]", z.x_mm, z.y_mm, z.width_mm / 2, z.height_mm / 2)
+        for n, z in enumerate(cards.zones)
+    ]
+    for key, x, y, half_w, half_h in boxes:
+        if (
+            x - half_w < 0
+            or y - half_h < 0
+            or x + half_w > cards.width_mm
+            or y + half_h > cards.height_mm
+        ):
+            table.fail(
+                key,
+                f"{2 * half_w:g} x {2 * half_h:g} mm at ({x:g}, {y:g})",
+                f"inside the {cards.width_mm:g} x {cards.height_mm:g} mm mat",
+            )
+    for index, (key, x, y, half_w, half_h) in enumerate(boxes):
+        for other, ox, oy, other_w, other_h in boxes[index + 1 :]:
+            if (
+                key.startswith("zones")
+                and abs(x - ox) < half_w + other_w
+                and abs(y - oy) < half_h + other_h
+            ):
+                table.fail(key, f"({x:g}, {y:g})", f"a zone clear of {other}")
+    return len(table.errors) == errors_before
+
+
+def _check_cards(parts: dict[str, Any], errors: list[str]) -> None:
+    """The card mat's markers are not the board's (the camera sees both).
+
+    A zone may name a seat the table does not have: a six-seat mat serves a
+    two-seat game, its other zones unused.
+    """
+    cards, board = parts.get("cards"), parts.get("board")
+    if cards is None or cards is _BAD or board is None or board is _BAD:
+        return
+    shared = sorted({m.id for m in cards.markers} & {m.id for m in board.markers})
+    if shared:
+        errors.append(
+            f"cards.markers = {shared}: expected ids not used by board.markers (the camera "
+            "sees both)"
+        )
 
 
 def _serial(table: _Table) -> SerialProfile | Any:

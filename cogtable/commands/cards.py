@@ -18,10 +18,11 @@ import argparse
 from pathlib import Path
 
 from cogtable.card_decks import DECK_GAMES, load_deck, owner_deck
+from cogtable.card_mat_setup import card_mat
 from cogtable.errors import UserError
 from cogtable.printing import write_pages
 from hardware.profile import ProfileError, load_profile
-from vision.card_mat import CardMatLayout, standard_mat
+from vision.card_mat import CardMatLayout
 from vision.card_sheet import StickerSpec, mat_map_page, sticker_pages
 from vision.card_tags import FAMILY_NAME
 from vision.stickers import PAPERS
@@ -90,13 +91,9 @@ def _print_mat(args: argparse.Namespace, mat: CardMatLayout) -> int:
 def _profile_mat(path: Path | None) -> CardMatLayout:
     """The card mat the profile declares (``[cards]``), or the standard mat for its seats."""
     try:
-        profile = load_profile(path)
+        return card_mat(load_profile(path))
     except ProfileError as error:
         raise UserError(str(error)) from error
-    mat = getattr(profile, "cards", None)
-    if mat is not None:
-        return mat
-    return standard_mat(min(6, max(1, len(profile.seats))))
 
 
 def _shown(written: list[Path]) -> str:

@@ -134,3 +134,47 @@ def test_shipped_tag_data_is_checked_naming_the_entry() -> None:
         parse_deck('game = "cookie"\n[[card]]\nname = "Sword"\nids = [586]\n', "cookie", "t")
     with pytest.raises(UserError, match="cannot read it"):
         owner_deck("cookie", Path("/nonexistent/deck.toml"))
+
+
+MOCK_PROFILE = Path(__file__).resolve().parents[2] / "hardware" / "profiles" / "mock.toml"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("width_mm = 680\n", "width_mm = -5\n", "cards.width_mm = -5: expected a positive number"),
+        ("id = 40\n", "id = 0\n", r"cards.markers = \[0\]: expected ids not used by board"),
+        (
+            'name = "seat6"\nseat = 6\n',
+            'name = "seat6"\nseat = 9\n',
+            r"cards.zones\[5\].seat = 9: expected a seat number, 1 to 6",
+        ),
+        ("x_mm = 340\ny_mm = 245\n", "x_mm = 340\ny_mm = 200\n", r"cards.zones\[\d\] = .*clear of"),
+        ('name = "centre"\n', 'name = "seat1"\n', "each zone name once"),
+    ],
+)
+def test_a_bad_cards_section_is_one_line_naming_key_value_and_expected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, message: str
+) -> None:
+    text = MOCK_PROFILE.read_text(encoding="utf-8")
+    cards_at = text.index("[cards]")
+    profile = tmp_path / "bad.toml"
+    profile.write_text(text[:cards_at] + text[cards_at:].replace(old, new, 1), encoding="utf-8")
+    out = tmp_path / "mat.pdf"
+    assert main(["cards", "print", "mat", "--profile", str(profile), "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert re.search(message, error), error
+    assert not out.exists()
+
+
+def test_the_mat_printed_is_the_profiles(tmp_path: Path) -> None:
+    text = MOCK_PROFILE.read_text(encoding="utf-8")
+    cards_at = text.index("[cards]")
+    mine = text[:cards_at] + text[cards_at:].replace("id = 43\n", "id = 47\n", 1)
+    profile = tmp_path / "mine.toml"
+    profile.write_text(mine, encoding="utf-8")
+    out = tmp_path / "mat.png"
+    assert main(["cards", "print", "mat", "--profile", str(profile), "--out", str(out)]) == 0
+    page = cv2.cvtColor(cv2.imread(str(tmp_path / "mat-1.png")), cv2.COLOR_BGR2GRAY)
+    _, ids, _ = cv2.aruco.ArucoDetector(dictionary()).detectMarkers(page)
+    assert sorted(int(i) for i in ids.ravel()) == [40, 41, 42, 47]
