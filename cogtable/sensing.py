@@ -24,6 +24,7 @@ from typing import Any, Literal
 from cogtable.adapters.base import TableAdapter, is_public
 from games.core import CHANCE, Request, State
 from hardware.profile import Profile
+from vision.card_mat import CardMatLayout
 
 Route = Literal["camera", "dice", "console"]
 SHOWN_LABELS = 40
@@ -38,6 +39,13 @@ class Sensors:
     """Electronic dice on the Pico, or a GPIO roll button."""
     camera_dice: bool = False
     """Physical dice the camera reads in the board's die slots (``[dice] camera``)."""
+    card_mat: CardMatLayout | None = None
+    """The card mat the camera reads cards on; None: cards go by the console.
+
+    Not taken from the profile's ``[cards]`` yet: the runtime has no sight for a
+    ``cards`` region until the card reader's table side is in (then a game read
+    on the mat would stall), so only a table built with a mat reads one.
+    """
 
     @classmethod
     def of(cls, profile: Profile) -> Sensors:

@@ -147,7 +147,7 @@ class GameTable:
             or _last_finished(journal)
             or journal.new_game(self.choice.game, self.choice.options, seed=seed)
         )
-        self.adapter: TableAdapter = adapter_for(self.state.game)
+        self.adapter: TableAdapter = adapter_for(self.state.game).fitted(self.sensors)
         self.view = TableView(synced=self.adapter.start_in_sync())
         self._recall_taken_back()
         self.before: State | None = self._previous_state()
@@ -253,6 +253,9 @@ class GameTable:
             if not self._judge(item.observation, now, applied):
                 return
             applied = True
+            if not self.view.synced:  # the move cleared the board: compare until it matches
+                self._resync(item.observation)
+                return
 
     def _judge(self, seen: Any, now: float, applied: bool) -> bool:
         """Judge one settled reading; True when an action was applied (judge it again).
@@ -338,8 +341,9 @@ class GameTable:
             self._apply(chosen.options[0], "button", now)  # the plain reading of what was laid
             return
         for ask in self.asking():
-            if ask.request.player == press.seat and ask.request.default is not None:
-                self._apply(ask.request.default, "button", now)
+            default = self.adapter.confirmed(self.state, ask.request)
+            if ask.request.player == press.seat and default is not None:
+                self._apply(default, "button", now)
                 return
         who = self._seat_name(press.seat)
         self.view.message = (
@@ -429,6 +433,8 @@ class GameTable:
         self.view.verdict = Verdict("in-sync", reason=self.view.last)
         self.view.accepted = Flash(self.adapter.places_of(action), now)
         self.view.message = self.view.taken_back = ""
+        if self.adapter.resets_board(previous, self.state):
+            self.view.synced = False
         log.info("%s", self.view.last)
 
     def _not_recorded(self, action: Action, error: JournalError) -> None:
@@ -464,7 +470,7 @@ class GameTable:
         choice = choice or self._current_choice()
         seed = self.seed + self.game.id
         self.game = self.journal.new_game(choice.game, choice.options, seed=seed)
-        self.adapter = adapter_for(choice.game)
+        self.adapter = adapter_for(choice.game).fitted(self.sensors)
         self.choice = choice
         self.before = None
         self.keys.retire_all()

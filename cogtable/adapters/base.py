@@ -25,12 +25,15 @@ import importlib
 from abc import ABC
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from games.core import CHANCE, Action, Event, Request, RequestKind, State, load_game
 from hardware.leds import SOLID, Frame, pulse
 from hardware.profile import Profile
 from vision.layout import PartLayout
+
+if TYPE_CHECKING:
+    from cogtable.sensing import Sensors
 
 RGB = tuple[int, int, int]
 WHITE: Final = (255, 255, 255)
@@ -134,6 +137,14 @@ class TableAdapter(ABC):
 
     # -- what the table needs and how the game is set up ---------------------------
 
+    def fitted(self, sensors: Sensors) -> TableAdapter:
+        """This game's adapter for a table with ``sensors`` (default: the same adapter).
+
+        A game read only where the profile has the part (the Cookie's card mat)
+        declares its camera regions here; without the part it goes by the console.
+        """
+        return self
+
     def camera_regions(self) -> tuple[CameraRegion, ...]:
         """What the camera must read for this game (none: every move comes another way)."""
         return ()
@@ -217,6 +228,16 @@ class TableAdapter(ABC):
             )
         return Verdict("in-sync", reason="the board matches the game")
 
+    def resets_board(self, before: State, state: State) -> bool:
+        """Whether the board is cleared after the move from ``before`` to ``state``.
+
+        True where the game starts afresh on the table (the Cookie's cards are
+        gathered between rounds): the table then only compares readings until
+        the board matches again, so a card left from the last round is never
+        taken for a move of the next.
+        """
+        return False
+
     def places_of(self, action: Action) -> tuple[int, ...]:
         """The places an action touches, to flash when it is accepted."""
         return ()
@@ -234,6 +255,14 @@ class TableAdapter(ABC):
     def waited_for(self, state: State) -> tuple[int, ...]:
         """The players the table shows as acting: ``to_act`` less any secret (games override)."""
         return tuple(player for player in state.to_act() if player != CHANCE)
+
+    def confirmed(self, state: State, request: Request) -> Action | None:
+        """What the asked seat's confirm button stands for in ``request`` (default: the game's).
+
+        A table may give the button a meaning the engine has no default for
+        (the Cookie on a card mat: "I looked" at the exclusion card).
+        """
+        return request.default
 
     def fill(self, request: Request, answer: Sensed) -> Action | None:
         """The action a sensed answer stands for in ``request``; None if it fits none."""

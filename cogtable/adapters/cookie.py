@@ -1,9 +1,45 @@
-"""The Cookie 2.0 at the table, before the camera reads cards.
+"""The Cookie 2.0 at the table: cards on the card mat read by the camera, seat buttons, LEDs.
 
-No card zones are read yet (cards on the table are their own issue), so this
-adapter declares no camera region: deals, role cards turned up and every
-card laid go through the console. Both variants; the variant is the engine's
-``variant`` option (``hunt``: Every Man for Himself, ``big-hunt``: The Big Hunt).
+Without a card mat in the profile the adapter reads nothing from the camera and
+every deal, role and card goes through the console, as before. With one
+(:meth:`CookieAdapter.fitted`), the camera referees the game from the mat's
+zones; what lies where (:mod:`cogtable.adapters.cookie_layout` says it
+exactly):
+
+- each seat's zone (``CardZone.seat``) holds that seat's Role card face down
+  (two with two players in The Big Hunt), then the cards the seat played this
+  round face up; a Sword or Shield aimed lies face up in the *target's* zone,
+  and its tag's colour set says whose it is;
+- a card laid this turn is a back beyond the Role cards: the seat LED shows it
+  "placed" (solid white); once every seat has placed the seat LEDs pulse
+  green, the reveal signal, and each card turned up is that seat's
+  :class:`~games.cookie.actions.Play` (The Big Hunt, Phase 3: ``Hunt``); a card
+  turned up before everyone has placed blinks its seat red until it is laid
+  face down again;
+- aims are taken clockwise from the first player, as the engine asks for
+  them: the aiming seat's Sword or Shield seen in another seat's zone is its
+  :class:`~games.cookie.actions.Aim`; an aim the rules refuse blinks that seat
+  red until the card is moved (a later seat's card already moved is judged
+  when its turn comes);
+- Role cards turned up (for scoring, a Phase 2 challenge, the open exclusion
+  card and the target in the centre zone) answer the engine's ``reveal``
+  requests, in whatever order the camera sees them;
+- The Big Hunt: a claim is the claimer's character laid face up in their zone
+  (one at a time, in turn: another seat laying one blinks red); Phase 2 is a
+  Role card turned up in another seat's zone, or the seat's confirm button
+  ("I looked", the engine's default then);
+- after a round is scored the table waits for the mat to be cleared
+  (:meth:`CookieAdapter.resets_board`), and meanwhile the seat LEDs show the
+  round's coins (brighter: more; dark: none).
+
+Placements are not journaled: a back is on the mat, not in the engine, which
+takes a card only when it is seen face up. After a power cut the camera sees
+the same backs and the LEDs say "placed" again. The first player's seat is
+marked: dim white when it has nothing else to show, solid (the others
+pulsing) among the seats still to act.
+
+Both variants; the variant is the engine's ``variant`` option (``hunt``:
+Every Man for Himself, ``big-hunt``: The Big Hunt).
 """
 
 from __future__ import annotations
@@ -11,23 +47,255 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogtable.adapters.base import TableAdapter
+from cogtable.adapters.base import (
+    AMBER,
+    DIM,
+    GREEN,
+    RED,
+    RESPOND_PULSE_S,
+    WHITE,
+    CameraRegion,
+    Scene,
+    TableAdapter,
+    Verdict,
+    show_requests,
+    show_winners,
+)
+from cogtable.adapters.cookie_cards import REGION, read_cards
+from cogtable.adapters.cookie_judge import judge_cards, simultaneous
+from cogtable.adapters.cookie_layout import differing_seats, fresh_round
+from cogtable.sensing import Sensors
 from games.cookie import DEFAULTS, PLAYER_COUNTS
-from games.cookie.actions import Hunt, Play
-from games.core import Action
+from games.cookie.actions import (
+    Aim,
+    Challenge,
+    Claim,
+    Hunt,
+    Look,
+    OpenExclusion,
+    Play,
+    RevealRole,
+    RevealTarget,
+)
+from games.cookie.bighunt import BigHuntState
+from games.cookie.common import CookieState
+from games.core import Action, Request, State
+from hardware.leds import SOLID, Frame, blink, pulse, scale
+from vision.card_mat import CardMatLayout
+
+CAMERA_NOTE = "the camera reads no cards: deals, reveals and cards come from the console"
+REVEAL_PULSE_S = 0.6
+"""The reveal signal: every seat pulses green this fast."""
+CAMERA_CHANCE = (RevealRole, RevealTarget, OpenExclusion)
+"""The cards the table turns up that the camera reads (a deal face down it cannot)."""
 
 
 class CookieAdapter(TableAdapter):
     """The Cookie 2.0: Every Man for Himself (4-6 players), The Big Hunt (2-4)."""
 
     game = "cookie"
+    places_segment = "seats"
     player_counts: Mapping[str, Sequence[int]] = PLAYER_COUNTS
-    camera_note = "the camera reads no cards yet: deals, reveals and cards come from the console"
+
+    def __init__(self, mat: CardMatLayout | None = None) -> None:
+        self.mat = mat
+        self.camera_note = "" if mat is not None else CAMERA_NOTE
+
+    def fitted(self, sensors: Sensors) -> CookieAdapter:
+        """Read by the camera where the profile has a card mat; else by the console."""
+        return CookieAdapter(sensors.card_mat)
 
     def variant(self, options: Mapping[str, Any]) -> str:
         """``hunt`` or ``big-hunt``."""
         return str(options.get("variant", DEFAULTS["variant"]))
 
+    def options_for(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """As the base; with a card mat, the Role cards are supplied when they are turned up."""
+        chosen = super().options_for(options, seats)
+        if self.mat is not None:
+            chosen.setdefault("roles_known_at_deal", False)
+        return chosen
+
     def is_secret(self, action: Action) -> bool:
         """A card laid (Every Man for Himself) or a hunt card (The Big Hunt) lies face down."""
         return isinstance(action, Play | Hunt)
+
+    # -- the camera ----------------------------------------------------------------
+
+    def camera_regions(self) -> tuple[CameraRegion, ...]:
+        """The card mat, when the profile has one."""
+        if self.mat is None:
+            return ()
+        return (CameraRegion(REGION, "cards", answers=("choice", "reveal", "deal")),)
+
+    def camera_reads(self, state: State, request: Request) -> bool:
+        """Cards laid, aimed, claimed and turned up; never a face-down deal."""
+        if self.mat is None:
+            return False
+        if request.kind == "choice":
+            return True
+        actions = [option.action for option in request.options]
+        return bool(actions) and all(isinstance(a, CAMERA_CHANCE) for a in actions)
+
+    def confirmed(self, state: State, request: Request) -> Action | None:
+        """Phase 2 of The Big Hunt on a card mat: the checker's confirm says "I looked"."""
+        if self.mat is not None and isinstance(state, BigHuntState) and state.phase == "check":
+            looked = Look(player=request.player)  # type: ignore[arg-type]
+            if request.kind == "choice" and looked in state.legal_actions(request.player):
+                return looked
+        return super().confirmed(state, request)
+
+    def judge(
+        self,
+        state: State,
+        observation: Any,
+        before: State | None,
+        camera_requests: Sequence[Request] = (),
+    ) -> Verdict:
+        """What the settled card mat means now (see the module docstring)."""
+        assert isinstance(state, CookieState) and self.mat is not None
+        seen = read_cards(observation, self.mat, state.num_players)
+        if seen is None:
+            return Verdict("nothing", reason="waiting for the camera to see the card mat")
+        return judge_cards(state, seen, camera_requests)
+
+    def resync(self, state: State, observation: Any) -> Verdict:
+        """In sync once the mat shows what the game holds (at a round's start: a cleared mat).
+
+        Mid-round, a change the judge can already take (a card turned up, an
+        aim) counts as in sync: it is taken at the next reading.
+        """
+        verdict = self.judge(state, observation, None)
+        if verdict.kind in ("nothing", "in-sync") or (
+            verdict.kind == "move" and not fresh_round(state)
+        ):
+            return Verdict("in-sync", reason="the card mat matches the game")
+        places, reason = verdict.places, verdict.reason
+        seen = read_cards(observation, self.mat, state.num_players)  # type: ignore[arg-type]
+        if fresh_round(state) and seen is not None:  # the last round's cards, or laid too soon
+            places = differing_seats(state, seen) or places
+            reason = _clear_words(state) if state.last_round is not None else reason
+        return Verdict("out-of-sync", places=places, reason=reason)
+
+    def differing(self, state: State, observation: Any) -> tuple[int, ...]:
+        """The seats whose zone differs from the game."""
+        assert isinstance(state, CookieState)
+        if self.mat is None:
+            return ()
+        seen = read_cards(observation, self.mat, state.num_players)
+        return differing_seats(state, seen) if seen is not None else ()
+
+    def resets_board(self, before: State, state: State) -> bool:
+        """A round was scored (the cards are gathered for the next one)."""
+        assert isinstance(state, CookieState) and isinstance(before, CookieState)
+        return self.mat is not None and state.round != before.round
+
+    def places_of(self, action: Action) -> tuple[int, ...]:
+        """The seat a card was laid, aimed at, claimed or turned up in: it flashes green."""
+        if isinstance(action, Aim):
+            return (action.target,)
+        if isinstance(action, Challenge | RevealRole):
+            return (action.seat,)
+        if isinstance(action, Play | Hunt | Claim):
+            return (action.player,)
+        return ()
+
+    def start_in_sync(self) -> bool:
+        """With the camera, a fresh or resumed game first compares the mat."""
+        return self.mat is None
+
+    # -- LEDs ------------------------------------------------------------------------
+
+    def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
+        """The seat LEDs: placed, the reveal, refused aims, whose turn, the round's coins."""
+        assert isinstance(state, CookieState)
+        leds = template.copy()
+        leds.clear()
+        if state.is_over():
+            show_winners(leds, state, scene.seat_colours)
+            return leds
+        lit = _seats(leds, state)
+        verdict = scene.verdict
+        scores = _showing_scores(state, verdict)
+        if scores:
+            _show_scores(leds, state, scene.seat_colours, lit)
+        elif simultaneous(state):
+            _show_laying(leds, state, scene, lit)
+        else:
+            _show_acting(leds, state, scene, lit)
+        if verdict.kind == "out-of-sync" and leds.size("status"):
+            leds.set("status", 0, AMBER)
+        if verdict.kind == "illegal" or (verdict.kind == "out-of-sync" and not scores):
+            colour, animation = (RED, blink(0.5)) if verdict.kind == "illegal" else (AMBER, blink())
+            for seat in verdict.places:
+                if seat in lit:
+                    leds.set("seats", seat, colour, animation)
+        show_requests(leds, scene)
+        _mark_first(leds, state, lit)
+        return leds
+
+
+def _seats(leds: Frame, state: CookieState) -> range:
+    return range(min(state.num_players, leds.size("seats")))
+
+
+def _showing_scores(state: CookieState, verdict: Verdict) -> bool:
+    """A round was just scored and nothing of the next one is on the mat yet."""
+    return (
+        state.last_round is not None
+        and fresh_round(state)
+        and verdict.kind in ("in-sync", "out-of-sync")
+    )
+
+
+def _show_scores(leds: Frame, state: CookieState, colours: Sequence[Any], lit: range) -> None:
+    """Each seat glows in its colour as bright as its share of the round's best gain."""
+    gains = (state.last_round or {}).get("gains", [])
+    best = max(gains, default=0)
+    for seat in lit:
+        gain = gains[seat] if seat < len(gains) else 0
+        if gain and best:
+            leds.set("seats", seat, scale(colours[seat], gain / best))
+
+
+def _show_laying(leds: Frame, state: CookieState, scene: Scene, lit: range) -> None:
+    """Cards face down: placed seats white, the others pulse (first player solid); all: reveal."""
+    waiting = [seat for seat in state.seat_order() if seat in state.to_act() and seat in lit]
+    placed = set(scene.verdict.places) if scene.verdict.kind == "nothing" else set()
+    if waiting and placed >= set(waiting):
+        for seat in lit:
+            leds.set("seats", seat, GREEN, pulse(REVEAL_PULSE_S))
+        return
+    for seat in waiting:
+        if seat in placed:
+            leds.set("seats", seat, WHITE)
+        else:
+            animation = SOLID if seat == state.first else pulse(RESPOND_PULSE_S)
+            leds.set("seats", seat, scene.seat_colours[seat], animation)
+
+
+def _show_acting(leds: Frame, state: CookieState, scene: Scene, lit: range) -> None:
+    """One seat acts (an aim, a claim, a check): it glows in its colour."""
+    for seat in scene.choosing()[:1]:
+        if seat in lit:
+            leds.set("seats", seat, scene.seat_colours[seat])
+
+
+def _mark_first(leds: Frame, state: CookieState, lit: range) -> None:
+    """The First Player token: its seat glows dim white when nothing else lights it."""
+    if state.first in lit and leds.look("seats", state.first).colour == (0, 0, 0):
+        leds.set("seats", state.first, scale(WHITE, DIM))
+
+
+def _clear_words(state: CookieState) -> str:
+    """What to do with a mat that still holds the last round's cards."""
+    gains = (state.last_round or {}).get("gains")
+    scored = ""
+    if gains:
+        scored = (
+            "round scored ("
+            + ", ".join(f"{state.player_name(seat)} +{gain}" for seat, gain in enumerate(gains))
+            + "): "
+        )
+    round_number = state.round + 1
+    return f"{scored}gather the cards; Role cards face down in each zone for round {round_number}"

@@ -1,0 +1,385 @@
+"""The Cookie 2.0 refereed at the table from card-mat readings: the table, its journal, its LEDs.
+
+Every reading is what the camera would report of a mat laid as the game
+holds it (:class:`tests.runtime.cookie_helpers.Mat`), changed as people
+change it: a card laid face down, turned up, a Sword moved to a target's
+zone, a Role card turned up. Every Man for Himself is played with 4 players
+and the roles unseen at the deal; The Big Hunt with 2, 3 and 4.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cogtable.adapters import adapter_for
+from cogtable.adapters.base import AMBER, GREEN, RED, WHITE
+from cogtable.adapters.cookie_cards import set_card
+from cogtable.game_choice import GameChoice
+from cogtable.sensing import Sensors
+from games.cookie.actions import (
+    Aim,
+    Challenge,
+    Claim,
+    Hunt,
+    Look,
+    OpenExclusion,
+    Play,
+    RevealRole,
+    RevealTarget,
+)
+from games.cookie.bighunt import BigHuntState
+from games.cookie.hunt import HuntState
+from games.core import CHANCE, Action, new_game
+from hardware.leds import Frame
+from hardware.profile import load_profile
+from tests.runtime.cookie_helpers import (
+    CAMERA,
+    JOURNAL,
+    CookieTable,
+    Mat,
+    big_hunt_options,
+    cookie_table,
+    hunt_options,
+    sample,
+)
+from tests.runtime.neutral_helpers import colours_of, lit_seats, make_table
+
+COLOURS = colours_of(load_profile())
+FIRST_TURN = {0: "Sword", 1: "Cookie", 2: "Shield", 3: "Blue"}
+"""What the four seats lay in the first turn of the Every Man for Himself tests."""
+
+
+def look(frame: Frame, seat: int) -> tuple[tuple[int, int, int], str]:
+    """A seat LED's colour and animation kind."""
+    found = frame.look("seats", seat)
+    return found.colour, found.animation.kind
+
+
+def blinks_red(frame: Frame, seat: int) -> bool:
+    return look(frame, seat) == (RED, "blink")
+
+
+def all_placed(at: CookieTable, mat: Mat) -> None:
+    for seat in range(at.state.num_players):
+        if seat in at.state.to_act():
+            mat.place(seat)
+    at.see(mat)
+
+
+def turned_up(at: CookieTable, cards: dict[int, str]) -> Mat:
+    """Every seat places, then turns ``cards`` up at once: the mat after."""
+    mat = Mat.of(at.state)
+    all_placed(at, mat)
+    for seat, card in cards.items():
+        mat.turn_up(seat, card)
+    at.see(mat)
+    return mat
+
+
+# -- without a card mat: the console, as before ------------------------------------------
+
+
+def test_without_a_card_mat_nothing_is_read_by_the_camera() -> None:
+    bare = adapter_for("cookie").fitted(Sensors())
+    assert bare.camera_regions() == () and bare.start_in_sync()
+    assert "console" in bare.camera_note
+    fitted = adapter_for("cookie").fitted(CAMERA)
+    assert [region.reader for region in fitted.camera_regions()] == ["cards"]
+    assert not fitted.start_in_sync()
+    assert fitted.options_for({"variant": "hunt"}, 6)["roles_known_at_deal"] is False
+
+
+# -- Every Man for Himself ------------------------------------------------------------------
+
+
+def test_a_seat_shows_placed_when_its_back_is_seen_and_all_placed_signals_the_reveal(
+    tmp_path: Path,
+) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = Mat.of(at.state)
+    mat.place(1)
+    mat.place(3)
+    status = at.see(mat)
+    assert look(at.frame, 1) == (WHITE, "solid") and look(at.frame, 3) == (WHITE, "solid")
+    assert look(at.frame, 0) == (COLOURS[0], "solid"), "the first player's seat glows"
+    assert look(at.frame, 2) == (COLOURS[2], "pulse")
+    assert "placed: P2, P4; waiting for P1, P3" in status["message"]
+    assert at.actions() == [], "a card face down is not a move the engine can take"
+    mat.place(0)
+    mat.place(2)
+    status = at.see(mat)
+    assert all(look(at.frame, seat) == (GREEN, "pulse") for seat in range(4)), "the reveal"
+    assert "turn your cards up" in status["message"]
+    assert set(lit_seats(at.frame)) == {0, 1, 2, 3}, "seats nobody plays stay dark"
+
+
+def test_cards_turned_up_are_each_seats_play_taken_at_once(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    turned_up(at, FIRST_TURN)
+    played = [a for a in at.actions() if isinstance(a, Play)]
+    assert sorted((a.player, a.card) for a in played) == sorted(FIRST_TURN.items())
+    assert at.state.phase == "aim" and at.state.aiming == [0, 2]
+    assert at.table.game.journal.record(at.table.game.id).actions == tuple(at.actions())
+
+
+def test_cards_turned_up_in_any_order_all_count(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = Mat.of(at.state)
+    all_placed(at, mat)
+    for seat in (3, 1, 0, 2):
+        mat.turn_up(seat, FIRST_TURN[seat])
+        at.see(mat)
+    assert sorted((a.player, a.card) for a in at.actions()) == sorted(FIRST_TURN.items())
+
+
+def test_a_card_turned_up_before_everyone_placed_blinks_red_and_is_not_recorded(
+    tmp_path: Path,
+) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = Mat.of(at.state)
+    mat.place(0)
+    mat.place(1)
+    mat.place(2)
+    mat.turn_up(1, "Cookie")
+    status = at.see(mat)
+    assert status["verdict"] == "illegal" and blinks_red(at.frame, 1)
+    assert "before everyone had placed" in status["message"]
+    assert at.actions() == []
+    mat.take(1, set_card("Cookie", 1))
+    mat.place(1)
+    at.see(mat)
+    assert not blinks_red(at.frame, 1) and at.actions() == []
+
+
+def test_an_aim_the_rules_refuse_blinks_red_until_the_card_is_moved(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = turned_up(at, FIRST_TURN)
+    sword, shield = set_card("Sword", 0), set_card("Shield", 2)
+    mat.move(sword, 2)
+    at.see(mat)
+    assert at.actions()[-1] == Aim(2, player=0)
+    mat.move(shield, 0)  # P3's Shield at P1, whose Sword is on P3
+    status = at.see(mat)
+    assert status["verdict"] == "illegal" and blinks_red(at.frame, 2)
+    assert "P1's Sword is aimed at P3" in status["message"]
+    assert len(at.actions()) == 5
+    at.see(mat)
+    assert blinks_red(at.frame, 2), "it blinks as long as the card lies there"
+    mat.move(shield, 1)
+    at.see(mat)
+    assert at.actions()[-1] == Aim(1, player=2) and not blinks_red(at.frame, 2)
+    assert at.state.phase == "play" and at.state.turn == 1
+
+
+def test_aims_are_taken_clockwise_from_the_first_player(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = turned_up(at, FIRST_TURN)
+    mat.move(set_card("Shield", 2), 0)  # P3 aims first, out of order: it waits for P1
+    status = at.see(mat)
+    assert len(at.actions()) == 4 and status["verdict"] != "illegal"
+    assert look(at.frame, 0) == (COLOURS[0], "solid"), "P1 is asked to aim"
+    mat.move(set_card("Sword", 0), 1)
+    at.see(mat)
+    assert at.actions()[4:] == [Aim(1, player=0), Aim(0, player=2)]
+
+
+def test_a_shield_aimed_first_refuses_the_sword_that_comes_after_it(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options(first=2))  # P3 first: the Shield resolves first
+    mat = turned_up(at, FIRST_TURN)
+    assert at.state.aiming == [2, 0]
+    mat.move(set_card("Sword", 0), 2)  # P1's Sword at P3 before P3 aimed: it waits
+    mat.move(set_card("Shield", 2), 0)  # P3's Shield at P1
+    status = at.see(mat)
+    assert at.actions()[4:] == [Aim(0, player=2)]
+    assert status["verdict"] == "illegal" and blinks_red(at.frame, 0)
+
+
+def test_the_first_players_seat_is_marked(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options(first=1))
+    turned_up(at, {0: "Cookie", 1: "Blue", 2: "Hill", 3: "Sword"})
+    assert at.state.aiming == [3]
+    assert look(at.frame, 3) == (COLOURS[3], "solid")
+    marked = at.frame.look("seats", 1)
+    assert marked.colour == tuple(round(c * 0.15) for c in WHITE), "dim white: First Player"
+
+
+def _at_reveal(seed: int) -> tuple[tuple[Action, ...], HuntState]:
+    """A seeded 4-player game played by the engine up to the Role cards turned up."""
+    rng = random.Random(seed)
+    state = new_game("cookie", hunt_options(), seed)
+    assert isinstance(state, HuntState)
+    while state.phase != "reveal":
+        player = state.to_act()[0]
+        state.apply(rng.choice(state.legal_actions(player)))
+    return tuple(state.history), state
+
+
+def _fitting_roles(state: HuntState, rng: random.Random) -> list[RevealRole]:
+    twin = state.clone()
+    roles = []
+    while twin.phase == "reveal":
+        action = sample(twin, rng)
+        assert isinstance(action, RevealRole)
+        roles.append(action)
+        twin.apply(action)
+    return roles
+
+
+def test_roles_turned_up_in_any_order_then_the_round_is_scored_on_the_seat_leds(
+    tmp_path: Path,
+) -> None:
+    actions, state = _at_reveal(3)
+    at = cookie_table(tmp_path, hunt_options(), actions)
+    roles = _fitting_roles(state, random.Random(1))
+    mat = Mat.of(at.state)
+    for reveal in reversed(roles[1:]):  # P4, P3, P2 first: the engine waits for P1's
+        mat.role_up(reveal.seat, reveal.character)
+        at.see(mat)
+    assert len(at.actions()) == len(actions)
+    mat.role_up(roles[0].seat, roles[0].character)
+    status = at.see(mat)
+    assert at.actions()[len(actions) :] == roles
+    gains = at.state.last_round["gains"]
+    assert at.state.round == 1 and not status["in_sync"], "the mat must be cleared"
+    assert "gather the cards" in status["message"]
+    assert max(gains) > 0 and at.frame.look("status", 0).colour == AMBER
+    for seat, gain in enumerate(gains):
+        expected = tuple(round(c * gain / max(gains)) for c in COLOURS[seat])
+        if not gain and seat == at.state.first:
+            expected = tuple(round(c * 0.15) for c in WHITE)  # the First Player token
+        assert look(at.frame, seat) == (expected, "solid"), (seat, gains)
+    status = at.see(Mat.of(at.state))
+    assert status["in_sync"]
+    assert look(at.frame, 0)[0] == tuple(round(c * gains[0] / max(gains)) for c in COLOURS[0])
+    mat = Mat.of(at.state)
+    mat.place(2)
+    at.see(mat)
+    assert look(at.frame, 2) == (WHITE, "solid"), "once a card is laid, the new turn shows"
+
+
+def test_a_power_cut_mid_turn_keeps_who_has_placed(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = Mat.of(at.state)
+    mat.place(0)
+    mat.place(2)
+    at.see(mat)
+    at.table.journal.close()
+    again = cookie_table_resumed(tmp_path)
+    status = again.see(mat)
+    assert status["in_sync"] and again.actions() == []
+    again.see(mat)
+    assert look(again.frame, 0) == (WHITE, "solid") and look(again.frame, 2) == (WHITE, "solid")
+
+
+def cookie_table_resumed(folder: Path) -> CookieTable:
+    """The table after a restart: the journal resumed, nothing seen yet."""
+    table, frames = make_table(folder / JOURNAL, GameChoice("cookie", hunt_options()), CAMERA)
+    return CookieTable(table, frames)
+
+
+# -- The Big Hunt -----------------------------------------------------------------------
+
+
+def test_claims_are_laid_face_up_in_turn_and_out_of_turn_blinks_red(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, big_hunt_options(4))
+    mat = Mat.of(at.state)
+    mat.lay(1, set_card("Blue", 1))
+    status = at.see(mat)
+    assert status["verdict"] == "illegal" and blinks_red(at.frame, 1)
+    assert at.actions() == []
+    mat.lay(0, set_card("Cookie", 0))
+    at.see(mat)
+    assert at.actions() == [Claim("Cookie", player=0), Claim("Blue", player=1)]
+
+
+def test_phase_two_a_role_turned_up_or_i_looked_then_phase_three_and_the_target(
+    tmp_path: Path,
+) -> None:
+    claims = tuple(Claim(name, player=seat) for seat, name in enumerate(["Cookie", "Blue", "37"]))
+    at = cookie_table(tmp_path, big_hunt_options(4), (*claims, Claim("Cosine", player=3)))
+    assert isinstance(at.state, BigHuntState) and at.state.phase == "check"
+    mat = Mat.of(at.state)
+    mat.role_up(2, "Persians")  # P1 turns up P3's Role card: P3 claimed 37, bluffed
+    at.see(mat)
+    assert at.actions()[-2:] == [
+        Challenge(2, 0, player=0),
+        RevealRole(2, "Persians", 0, player=CHANCE),
+    ]
+    assert at.state.coins == [2, 1, 0, 1]
+    status = at.press(1)  # P2: "I looked"
+    assert at.actions()[-1] == Look(player=1), status["message"]
+    at.press(2)
+    at.press(3)
+    assert at.state.phase == "hunt"
+    hunts = {0: "Blue", 1: "Strontium", 2: "Cosine", 3: "Cookie"}
+    turned_up(at, hunts)
+    assert sorted((a.player, a.character) for a in at.actions() if isinstance(a, Hunt)) == sorted(
+        hunts.items()
+    )
+    assert at.state.phase == "target"
+    mat = Mat.of(at.state)
+    mat.centre_up("37")
+    status = at.see(mat)
+    assert at.actions()[-1] == RevealTarget("37", player=CHANCE)
+    assert at.state.round == 1 and not status["in_sync"]
+
+
+def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
+    """One Big Hunt round: every action the engine takes reaches it through the mat or a button."""
+    start = at.state.round
+    while at.state.round == start and not at.state.is_over():
+        state, before = at.state, len(at.actions())
+        mat = Mat.of(state)
+        if state.to_act() == (CHANCE,):
+            chance = sample(state, rng)
+            if isinstance(chance, OpenExclusion | RevealTarget):
+                mat.centre_up(chance.character)
+            else:
+                assert isinstance(chance, RevealRole)
+                mat.role_up(chance.seat, chance.character)
+            at.see(mat)
+            assert at.actions()[-1] == chance
+            continue
+        if state.phase == "hunt":
+            chosen = {
+                seat: rng.choice(state.legal_actions(seat)).character  # type: ignore[attr-defined]
+                for seat in state.to_act()
+            }
+            turned_up(at, chosen)
+            continue
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat))
+        if isinstance(action, Claim):
+            mat.lay(seat, set_card(action.character, seat))
+            at.see(mat)
+        elif isinstance(action, Look):
+            at.press(seat)
+        else:
+            assert isinstance(action, Challenge)
+            twin = state.clone()
+            twin.apply(action)
+            reveal = sample(twin, rng)
+            assert isinstance(reveal, RevealRole)
+            mat.role_up(reveal.seat, reveal.character)
+            at.see(mat)
+        assert len(at.actions()) > before, at.table.status()["message"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_big_hunt_round_through_the_camera_and_the_next_after_the_mat_is_cleared(
+    tmp_path: Path, players: int
+) -> None:
+    at = cookie_table(tmp_path, big_hunt_options(players))
+    rng = random.Random(players)
+    _play_round_through_the_camera(at, rng)
+    assert at.state.round == 1
+    assert at.table.status()["in_sync"] is False
+    kinds = {type(a).__name__ for a in at.actions()}
+    assert {"Claim", "Hunt", "RevealTarget"} <= kinds
+    assert ("OpenExclusion" in kinds) == (players == 3)
+    assert at.see(Mat.of(at.state))["in_sync"]
+    _play_round_through_the_camera(at, rng)
+    assert at.state.round == 2
