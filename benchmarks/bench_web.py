@@ -97,12 +97,15 @@ def page_latencies(folder: Path, moves: int) -> list[float]:
 def _one_move(page: Page, state_dir: Path, ply: int) -> float:
     """Deal the next role card at the console; the ms from the journal's commit to the page."""
     role = _next_role(state_dir)
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "cogtable", "answer", role, "--state-dir", str(state_dir)],
         cwd=ROOT,
-        check=True,
         capture_output=True,
+        text=True,
+        check=False,
     )
+    if done.returncode != 0:
+        raise SystemExit(f"bench_web: cogtable answer {role} failed: {done.stdout}{done.stderr}")
     page.wait_for(f"document.body.dataset.ply === '{ply}'", 10.0)
     drawn_ms = float(page.evaluate("document.body.dataset.updated"))
     return drawn_ms - _journal_time(state_dir, ply) * 1000
