@@ -20,6 +20,7 @@ what is lit) or undo button (no).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import enum
 import queue
@@ -155,6 +156,10 @@ class PressInbox:
         self._pico = pico_buttons(profile)
         self._gpio_pins = button_pins(profile)
         self._gpio: queue.SimpleQueue[TableButton] = queue.SimpleQueue()
+        self._pending: collections.deque[Answer] = collections.deque()
+        """Answers taken while waiting for a release, handed out next."""
+        self._released: set[int] = set()
+        """Pico buttons whose last event was a release."""
 
     def from_gpio(self, event: GpioEvent) -> None:
         """gpiozero's callback (any thread): keep a press, ignore holds."""
@@ -164,6 +169,7 @@ class PressInbox:
 
     def clear(self) -> None:
         """Forget everything pressed, released or rolled so far (before a new question)."""
+        self._pending.clear()
         queues: list[queue.Queue[object] | queue.SimpleQueue[TableButton]] = [self._gpio]
         if self.link is not None:
             queues.append(self.link.events)  # type: ignore[arg-type]
@@ -180,7 +186,19 @@ class PressInbox:
             if found is not None or time.monotonic() >= deadline:
                 return found
 
+    def released(self, button: int, timeout: float) -> bool:
+        """Wait until the Pico reports Pico button ``button`` released (debounced); False on
+        time-out. A press or roll that comes meanwhile is kept for :meth:`next`."""
+        deadline = time.monotonic() + timeout
+        while button not in self._released and time.monotonic() < deadline:
+            found = self._take(0.005)
+            if found is not None:
+                self._pending.append(found)
+        return button in self._released
+
     def _take(self, wait: float) -> Answer:
+        if self._pending:
+            return self._pending.popleft()
         try:
             return self._gpio.get_nowait()
         except queue.Empty:
@@ -197,7 +215,10 @@ class PressInbox:
     def _answer(self, event: object) -> Answer:
         if isinstance(event, DiceEvent):
             return Roll(event.die, event.value)
+        if isinstance(event, ButtonEvent) and event.action == "released":
+            self._released.add(event.button)
         if isinstance(event, ButtonEvent) and event.action == "pressed":
+            self._released.discard(event.button)
             seat, kind = self._pico.get(event.button, (None, "unknown"))
             return TableButton(seat, kind, "pico", event.button)
         return None

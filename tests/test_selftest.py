@@ -96,6 +96,21 @@ def test_a_wrong_button_is_named(table: tuple[TableParts, SimClock]) -> None:
     assert step.found.startswith(f"{len(parts.buttons) - 1} of {len(parts.buttons)}")
 
 
+def test_the_same_pico_button_pressed_again_and_again_comes_every_time() -> None:
+    text = default_profile_path().with_name("two-seat.toml").read_text(encoding="utf-8")
+    two_seats = parse_profile(text.replace('port = "auto"', 'port = "sim"'))  # no GPIO buttons
+    clock = SimClock()
+    with (
+        Simulator() as simulator,
+        open_table_parts(two_seats, simulator.port, simulator=simulator, clock=clock.now) as parts,
+    ):
+        assert {button.bus for button in parts.buttons} == {"pico"}
+        always_red = Slips(presses_instead={b: RED_CONFIRM for b in parts.buttons})
+        step = button_step(parts, SimulatedPerson(parts, clock, always_red))
+    assert "never came" not in step.found
+    assert step.found.count("got Red's confirm button (Pico button 0)") == len(parts.buttons) - 1
+
+
 def test_a_button_that_never_comes_is_named(table: tuple[TableParts, SimClock]) -> None:
     parts, clock = table
     step = button_step(parts, SimulatedPerson(parts, clock, Slips(dead=frozenset({GREEN_PASS}))))

@@ -102,6 +102,9 @@ class SimulatedPerson:
             self.simulator.press(button.number)
             answer = self.parts.inbox.next(ANSWER_S)
             self.simulator.release(button.number)
+            self.parts.inbox.released(
+                int(button.number), ANSWER_S
+            )  # a finger lifts before the next press
             return answer
         return self._press_pin(button)
 
