@@ -1,6 +1,6 @@
 """What the camera thread does with a frame: read the game's regions, settle, tell the table.
 
-Two kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
+Three kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
 
 - ``peg-disk``: the Kogworks disk, read peg by peg by
   :class:`vision.reader.BoardReader` and settled as one board;
@@ -10,7 +10,11 @@ Two kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
   settles with a change sends the table every part's latest committed
   reading (:class:`BoardSettled`), once every part has been committed once.
 
-Either way a frame is never a move by itself: only the settling filter's
+- ``cards``: the card mat, read by :class:`vision.cards.CardReader` and
+  settled as one mat (:class:`CardsSight`): a committed reading sends the
+  table region name -> zone -> (face-up tag ids, face-down count).
+
+Whichever, a frame is never a move by itself: only the settling filter's
 commits reach the table (DESIGN.md, "Reading the physical board").
 """
 
@@ -24,7 +28,9 @@ import numpy as np
 
 from cogtable.adapters.base import CameraRegion
 from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
+from vision.cards import CardMatReading
 from vision.parts import TableReading
+from vision.reader import NO_CAMERA
 from vision.settle import BoardState, SettleStatus, SettlingFilter
 
 
@@ -166,3 +172,64 @@ class PartsSight:
     def idle(self) -> None:
         """The game changed: everything is read afresh."""
         self.sent = False
+
+
+@dataclass
+class CardsSight:
+    """The card mat: one reader and one settling filter for the mat.
+
+    A doubtful zone (a hand over it, a card whose tag is hidden) holds the
+    whole mat back, and the wait names the zones ("cannot read zones seat2").
+    """
+
+    offer: Offer
+    camera: CameraPart
+    clock: Callable[[], float]
+    regions: Sequence[CameraRegion]
+    make_reader: Callable[[Sequence[CameraRegion]], Any]
+    settle: SettlingFilter = field(init=False)
+    state: BoardState | None = None
+    waiting: str | None = None
+    reader: Any = None
+
+    def __post_init__(self) -> None:
+        self.settle = SettlingFilter(clock=self.clock)
+
+    @property
+    def name(self) -> str:
+        """The mat's region name (the key of what is sent to the table)."""
+        return self.regions[0].name
+
+    def see(self, grabbed: Any, seen_at: float) -> None:
+        """Read (unless the truth camera did) and settle one frame; tell the table what changed."""
+        if isinstance(grabbed, np.ndarray) or grabbed is None:
+            self.reader = self.reader or self.make_reader(self.regions)
+            grabbed = self.reader.read(grabbed)
+        if not isinstance(grabbed, CardMatReading):  # a mock camera of another kind of board
+            self.camera.report("no camera", "this camera shows no card mat")
+            return
+        if grabbed.status == NO_CAMERA:
+            self.camera.report("no camera", grabbed.message)
+            self._wait(f"{self.name}: {grabbed.message}")
+            return
+        self.camera.report("ok", "")
+        status = self.settle.update(grabbed)
+        previous, self.state = self.state, status.state
+        if status.state is BoardState.SETTLED and status.committed is not None:
+            if status.new_commit or previous is not BoardState.SETTLED:
+                self.offer(BoardSettled({self.name: dict(status.committed)}, self.clock()), seen_at)
+            self._wait(None)
+            return
+        why = status.message if status.message.startswith("cannot read") else status.state.value
+        self._wait(f"{self.name}: {why}")
+
+    def _wait(self, reason: str | None) -> None:
+        """Say once when the mat starts or stops waiting (moving, covered, not found)."""
+        if reason != self.waiting:
+            self.waiting = reason
+            if reason:
+                self.offer(BoardUnsettled(reason))
+
+    def idle(self) -> None:
+        """The game changed: the mat is read afresh."""
+        self.state = None

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from cogtable.adapters.base import CameraRegion
+from cogtable.camera_sight import CameraPart, CardsSight
+from cogtable.inputs import BoardSettled, BoardUnsettled, PartStatus
 from cogtable.mock.cards_world import CardsWorld
 from vision.card_mat import standard_mat
 from vision.cards import CardReader
@@ -102,3 +105,35 @@ def test_the_unplugged_camera_gives_nothing() -> None:
     truth = dealt(camera="truth")
     truth.camera_present = False
     assert not truth.camera_for(SIZE).grab().ok
+
+
+def test_the_cards_sight_sends_a_settled_mat_once_and_says_why_it_waits() -> None:
+    world = dealt(camera="truth")
+    sent: list[object] = []
+    times = iter(range(1000))
+    clock = lambda: next(times) * 0.1  # noqa: E731 - one frame a tick
+    region = CameraRegion("cardmat", "cards")
+    sight = CardsSight(
+        lambda item, seen_at=None: sent.append(item),
+        CameraPart(lambda item, seen_at=None: sent.append(item)),
+        clock,
+        (region,),
+        lambda regions: CardReader(MAT),
+    )
+    camera = world.camera_for(SIZE)
+    for _ in range(6):
+        sight.see(camera.grab(), 0.0)
+    settled = [item for item in sent if isinstance(item, BoardSettled)]
+    assert len(settled) == 1 and settled[0].observation == {"cardmat": world.contents()}
+    world.reach("seat 2", "seat3")
+    sight.see(camera.grab(), 0.0)
+    assert isinstance(sent[-1], BoardUnsettled) and "cardmat" in sent[-1].reason
+    world.withdraw("seat 2")
+    world.turn_up("seat1", 210)
+    for _ in range(6):
+        sight.see(camera.grab(), 0.0)
+    settled = [item for item in sent if isinstance(item, BoardSettled)]
+    assert len(settled) == 2 and settled[1].observation["cardmat"]["seat1"] == ((203, 210), 0)
+    world.camera_present = False
+    sight.see(camera.grab(), 0.0)
+    assert any(isinstance(item, PartStatus) and item.status == "no camera" for item in sent)
