@@ -185,22 +185,6 @@ def sticker_pages(
     return pages
 
 
-def mat_map_page(mat: CardMatLayout, paper: tuple[float, float], dpi: float) -> np.ndarray:
-    """One landscape page with the mat drawn to fit: where its markers and zones go, in mm."""
-    scale = dpi / MM_PER_INCH
-    width, height = max(paper), min(paper)
-    page = np.full((round(height * scale), round(width * scale), 3), 255, np.uint8)
-    room_w, room_h = width - 2 * MARGIN_MM, height - 2 * MARGIN_MM - 24.0
-    shrink = min(1.0, room_w / mat.width_mm, room_h / mat.height_mm)
-    drawing = draw_mat(mat, scale * shrink)
-    top, left = round((MARGIN_MM + 14.0) * scale), round(MARGIN_MM * scale)
-    page[top : top + drawing.shape[0], left : left + drawing.shape[1]] = drawing
-    how = "to scale" if shrink == 1.0 else f"at {shrink:.0%}: a map, not to scale"
-    title = f"{mat.title or mat.name}: {mat.width_mm:g} x {mat.height_mm:g} mm, {how}"
-    _head(page, title, scale)
-    return page
-
-
 def _place_sticker(page: np.ndarray, spec: StickerSpec, at: tuple[float, float], scale: float):
     """One sticker on the page at ``at`` (mm), with a thin grey cut line round it."""
     sticker = draw_sticker(spec.tag_id, spec.name, scale, spec.deck)

@@ -5,9 +5,11 @@
   and the card's name beside it, to scale on A4 or Letter pages with cut
   lines and a 100 mm check bar; ``--deck FILE`` prints only an owner's deck
   list (``[cards]`` with ``"card name" = copies``).
-- ``mat``: the card mat's marker stickers (to scale) and a map of the mat
-  (its zones and where each marker goes), from the profile's ``[cards]``
-  section, or the standard mat.
+- ``mat``: the card mat itself to scale (its markers, zones and names), from
+  the profile's ``[cards]`` section or the standard mat, tiled on the paper
+  (:func:`cogtable.sheet_tiling.tile_pages`: a page map, then overlapping
+  pages with registration marks; ``full``: one page the mat's size), then its
+  four marker stickers, for an owner who lays the zones out on their own mat.
 
 A multi-page PDF (``--out FILE.pdf``) or one PNG per page (``--out FILE.png``).
 """
@@ -21,11 +23,12 @@ from cogtable.card_decks import DECK_GAMES, load_deck, owner_deck
 from cogtable.card_mat_setup import card_mat
 from cogtable.errors import UserError
 from cogtable.printing import write_pages
+from cogtable.sheet_tiling import FULL, PAPER_CHOICES, PAPERS, tile_pages
 from hardware.profile import ProfileError, load_profile
 from vision.card_mat import CardMatLayout
-from vision.card_sheet import StickerSpec, mat_map_page, sticker_pages
+from vision.card_sheet import StickerSpec, draw_mat, sticker_pages
 from vision.card_tags import FAMILY_NAME
-from vision.stickers import PAPERS
+from vision.stickers import MM_PER_INCH
 from vision.stickers import sticker_pages as marker_pages
 
 NAME = "cards"
@@ -42,7 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     printing.add_argument(
         "--deck", type=Path, default=None, help='your deck list: [cards] "name" = copies'
     )
-    printing.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper (a4)")
+    printing.add_argument(
+        "--paper",
+        choices=PAPER_CHOICES,
+        default="a4",
+        help="paper (a4); the mat is tiled on it, full: one page the mat's own size",
+    )
     printing.add_argument("--dpi", type=float, default=300.0, help="dots per inch (default 300)")
     printing.add_argument(
         "--profile", type=Path, default=None, help="table profile (default: the mock table)"
@@ -64,7 +72,7 @@ def _print_stickers(args: argparse.Namespace) -> int:
     tags = owner_deck(args.what, args.deck) if args.deck else load_deck(args.what).tags
     specs = [StickerSpec(tag.tag_id, tag.name, tag.deck) for tag in tags]
     title = args.what if args.deck is None else f"{args.what} ({args.deck.name})"
-    pages = sticker_pages(specs, PAPERS[args.paper], args.dpi, title)
+    pages = sticker_pages(specs, _sticker_paper(args.paper), args.dpi, title)
     written = write_pages(pages, args.out, args.dpi)
     print(
         f"wrote {_shown(written)}: {len(specs)} {args.what} card stickers ({FAMILY_NAME}) on "
@@ -75,17 +83,25 @@ def _print_stickers(args: argparse.Namespace) -> int:
 
 
 def _print_mat(args: argparse.Namespace, mat: CardMatLayout) -> int:
-    paper = PAPERS[args.paper]
-    pages = marker_pages([mat.part()], paper, args.dpi)
-    pages.append(mat_map_page(mat, paper, args.dpi))
+    """The mat to scale, tiled, then its marker stickers (on A4 for ``full``)."""
+    face = draw_mat(mat, args.dpi / MM_PER_INCH)
+    title = f"{mat.title or mat.name} {mat.width_mm:g} x {mat.height_mm:g} mm"
+    pages = tile_pages(face, (mat.width_mm, mat.height_mm), args.paper, args.dpi, title)
+    tiles = len(pages)
+    pages += marker_pages([mat.part()], _sticker_paper(args.paper), args.dpi)
     written = write_pages(pages, args.out, args.dpi)
     print(
-        f"wrote {_shown(written)}: {len(mat.markers)} marker stickers and a map of the "
-        f"{mat.width_mm:g} x {mat.height_mm:g} mm card mat ({len(mat.zones)} zones) on "
-        f"{len(pages)} {args.paper} pages at {args.dpi:g} dpi; print at 100% and check the "
-        "100 mm bar"
+        f"wrote {_shown(written)}: the {mat.width_mm:g} x {mat.height_mm:g} mm card mat "
+        f"({len(mat.zones)} zones) on {tiles} {args.paper} page{'s' if tiles > 1 else ''}, then "
+        f"its {len(mat.markers)} marker stickers, at {args.dpi:g} dpi; print at 100% and check "
+        "the 100 mm bar"
     )
     return 0
+
+
+def _sticker_paper(paper: str) -> tuple[float, float]:
+    """The paper stickers go on: the one asked for, A4 for ``full`` (a print shop's sheet)."""
+    return PAPERS["a4" if paper == FULL else paper]
 
 
 def _profile_mat(path: Path | None) -> CardMatLayout:

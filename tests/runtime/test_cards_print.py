@@ -108,16 +108,22 @@ def test_a_broken_deck_file_is_one_line_and_writes_nothing(
     assert not out.exists()
 
 
-def test_the_mat_prints_its_four_marker_stickers_and_a_map(tmp_path: Path) -> None:
+def markers_on(path: Path) -> list[int]:
+    """The DICT_4X4_50 ids found on a printed page, sorted."""
+    page = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)
+    _, ids, _ = cv2.aruco.ArucoDetector(dictionary()).detectMarkers(page)
+    return [] if ids is None else sorted(int(i) for i in ids.ravel())
+
+
+def test_the_mat_prints_to_scale_tiled_then_its_four_marker_stickers(tmp_path: Path) -> None:
     out = tmp_path / "mat.png"
-    assert main(["cards", "print", "mat", "--dpi", "150", "--out", str(out)]) == 0
-    stickers = cv2.imread(str(tmp_path / "mat-1.png"))
-    _, ids, _ = cv2.aruco.ArucoDetector(dictionary()).detectMarkers(
-        cv2.cvtColor(stickers, cv2.COLOR_BGR2GRAY)
-    )
-    assert sorted(int(i) for i in ids.ravel()) == [40, 41, 42, 43]
-    mat_map = cv2.imread(str(tmp_path / "mat-2.png"))
-    assert mat_map.shape[1] > mat_map.shape[0]  # landscape
+    assert main(["cards", "print", "mat", "--dpi", "100", "--out", str(out)]) == 0
+    pages = sorted(tmp_path.glob("mat-*.png"), key=lambda path: int(path.stem.split("-")[1]))
+    assert len(pages) == 10  # the page map, 4 x 2 A4 tiles, the stickers
+    assert markers_on(pages[0]) == [40, 41, 42, 43]  # the map shows the whole mat
+    assert markers_on(pages[-1]) == [40, 41, 42, 43]
+    tiles = [markers_on(page) for page in pages[1:-1]]
+    assert sorted(i for ids in tiles for i in ids) == [40, 41, 42, 43]  # one corner each
 
 
 def test_shipped_tag_data_is_checked_naming_the_entry() -> None:
@@ -174,7 +180,6 @@ def test_the_mat_printed_is_the_profiles(tmp_path: Path) -> None:
     profile = tmp_path / "mine.toml"
     profile.write_text(mine, encoding="utf-8")
     out = tmp_path / "mat.png"
-    assert main(["cards", "print", "mat", "--profile", str(profile), "--out", str(out)]) == 0
-    page = cv2.cvtColor(cv2.imread(str(tmp_path / "mat-1.png")), cv2.COLOR_BGR2GRAY)
-    _, ids, _ = cv2.aruco.ArucoDetector(dictionary()).detectMarkers(page)
-    assert sorted(int(i) for i in ids.ravel()) == [40, 41, 42, 47]
+    args = ["cards", "print", "mat", "--profile", str(profile), "--dpi", "100", "--out", str(out)]
+    assert main(args) == 0
+    assert markers_on(tmp_path / "mat-1.png") == [40, 41, 42, 47]
