@@ -61,9 +61,9 @@ from cogtable.adapters.base import (
     show_requests,
     show_winners,
 )
-from cogtable.adapters.cookie_cards import REGION, read_cards
+from cogtable.adapters.cookie_cards import REGION, CookieCards, read_cards
 from cogtable.adapters.cookie_judge import judge_cards, simultaneous
-from cogtable.adapters.cookie_layout import differing_seats, fresh_round
+from cogtable.adapters.cookie_layout import differences, differing_seats, fresh_round
 from cogtable.sensing import Sensors
 from games.cookie import DEFAULTS, PLAYER_COUNTS
 from games.cookie.actions import (
@@ -157,24 +157,30 @@ class CookieAdapter(TableAdapter):
         seen = read_cards(observation, self.mat, state.num_players)
         if seen is None:
             return Verdict("nothing", reason="waiting for the camera to see the card mat")
-        return judge_cards(state, seen, camera_requests)
+        verdict = judge_cards(state, seen, camera_requests)
+        if verdict.kind == "out-of-sync" and _shows_before(state, seen, before):
+            return Verdict("take-back", reason="the last card was taken back")
+        return verdict
 
     def resync(self, state: State, observation: Any) -> Verdict:
         """In sync once the mat shows what the game holds (at a round's start: a cleared mat).
 
-        Mid-round, a change the judge can already take (a card turned up, an
-        aim) counts as in sync: it is taken at the next reading.
+        A card turned up that the engine asks for next (a Role card after a
+        restart mid-reveal) counts as in sync: it is taken at the next
+        reading. A player's card does not: after an undo the card must be put
+        back first, or the next reading would take it again.
         """
         verdict = self.judge(state, observation, None)
-        if verdict.kind in ("nothing", "in-sync") or (
-            verdict.kind == "move" and not fresh_round(state)
-        ):
+        pending_reveal = verdict.kind == "move" and isinstance(verdict.action, CAMERA_CHANCE)
+        if verdict.kind in ("nothing", "in-sync") or (pending_reveal and not fresh_round(state)):
             return Verdict("in-sync", reason="the card mat matches the game")
         places, reason = verdict.places, verdict.reason
         seen = read_cards(observation, self.mat, state.num_players)  # type: ignore[arg-type]
-        if fresh_round(state) and seen is not None:  # the last round's cards, or laid too soon
-            places = differing_seats(state, seen) or places
-            reason = _clear_words(state) if state.last_round is not None else reason
+        if seen is not None and verdict.kind == "move":
+            places = differing_seats(state, seen) or self.places_of(verdict.action)  # type: ignore[arg-type]
+            reason = _put_back_words(state, verdict.action)  # type: ignore[arg-type]
+        if seen is not None and fresh_round(state) and state.last_round is not None:
+            reason = _clear_words(state)  # the last round's cards
         return Verdict("out-of-sync", places=places, reason=reason)
 
     def differing(self, state: State, observation: Any) -> tuple[int, ...]:
@@ -199,6 +205,23 @@ class CookieAdapter(TableAdapter):
         if isinstance(action, Play | Hunt | Claim):
             return (action.player,)
         return ()
+
+    def put_right(self, state: State, action: Action) -> str:
+        """What to do on the mat once ``action`` is taken back, naming no secret."""
+        if self.mat is None:
+            return ""
+        who = state.player_name(action.player)
+        if isinstance(action, Aim):
+            return f"move {who}'s card back into {who}'s zone"
+        if isinstance(action, Play | Hunt):
+            return f"turn {who}'s card face down again"
+        if isinstance(action, Claim):
+            return f"take {who}'s claim back into the hand"
+        if isinstance(action, Challenge | RevealRole):
+            return f"turn {state.player_name(action.seat)}'s Role card face down again"
+        if isinstance(action, RevealTarget | OpenExclusion):
+            return "turn the card in the centre face down again"
+        return ""
 
     def start_in_sync(self) -> bool:
         """With the camera, a fresh or resumed game first compares the mat."""
@@ -233,6 +256,15 @@ class CookieAdapter(TableAdapter):
         show_requests(leds, scene)
         _mark_first(leds, state, lit)
         return leds
+
+
+def _shows_before(state: CookieState, seen: CookieCards, before: State | None) -> bool:
+    """The mat shows the game as it was before the last action (of this round): a take-back."""
+    return (
+        isinstance(before, CookieState)
+        and before.round == state.round
+        and not differences(before, seen)
+    )
 
 
 def _seats(leds: Frame, state: CookieState) -> range:
@@ -285,6 +317,14 @@ def _mark_first(leds: Frame, state: CookieState, lit: range) -> None:
     """The First Player token: its seat glows dim white when nothing else lights it."""
     if state.first in lit and leds.look("seats", state.first).colour == (0, 0, 0):
         leds.set("seats", state.first, scale(WHITE, DIM))
+
+
+def _put_back_words(state: CookieState, action: Action) -> str:
+    """After an undo the mat still shows the action: what to put back."""
+    return (
+        f"{action.safe_notation()} was taken back: put the card back as it lay "
+        "(face down, or in its own zone)"
+    )
 
 
 def _clear_words(state: CookieState) -> str:

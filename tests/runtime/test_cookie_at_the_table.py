@@ -18,6 +18,7 @@ from cogtable.adapters import adapter_for
 from cogtable.adapters.base import AMBER, GREEN, RED, WHITE
 from cogtable.adapters.cookie_cards import set_card
 from cogtable.game_choice import GameChoice
+from cogtable.inputs import ButtonPressed
 from cogtable.sensing import Sensors
 from games.cookie.actions import (
     Aim,
@@ -197,6 +198,40 @@ def test_a_shield_aimed_first_refuses_the_sword_that_comes_after_it(tmp_path: Pa
     assert status["verdict"] == "illegal" and blinks_red(at.frame, 0)
 
 
+def test_a_card_turned_face_down_again_takes_its_play_back(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = Mat.of(at.state)
+    all_placed(at, mat)
+    mat.turn_up(0, "Sword")
+    at.see(mat)
+    assert at.actions() == [Play("Sword", player=0)]
+    mat.take(0, set_card("Sword", 0))
+    mat.place(0)
+    status = at.see(mat)
+    assert at.actions() == [] and status["in_sync"], status["message"]
+    assert at.table.game.journal.record(at.table.game.id).actions == ()
+
+
+def test_after_the_undo_button_the_card_must_be_put_back_before_it_counts_again(
+    tmp_path: Path,
+) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = turned_up(at, FIRST_TURN)
+    mat.move(set_card("Sword", 0), 3)
+    at.see(mat)
+    assert at.actions()[-1] == Aim(3, player=0)
+    at.table.handle(ButtonPressed("undo", None, held=True), at.now)
+    status = at.see(mat)
+    assert not status["in_sync"] and len(at.actions()) == 4
+    assert "move P1's card back into P1's zone" in status["message"]
+    assert look(at.frame, 3)[0] == AMBER
+    mat.move(set_card("Sword", 0), 0)
+    assert at.see(mat)["in_sync"] and len(at.actions()) == 4
+    mat.move(set_card("Sword", 0), 1)
+    at.see(mat)
+    assert at.actions()[-1] == Aim(1, player=0)
+
+
 def test_the_first_players_seat_is_marked(tmp_path: Path) -> None:
     at = cookie_table(tmp_path, hunt_options(first=1))
     turned_up(at, {0: "Cookie", 1: "Blue", 2: "Hill", 3: "Sword"})
@@ -327,8 +362,30 @@ def test_phase_two_a_role_turned_up_or_i_looked_then_phase_three_and_the_target(
     assert at.state.round == 1 and not status["in_sync"]
 
 
+def _card_of(action: Action) -> str:
+    assert isinstance(action, Play | Hunt)
+    return action.card if isinstance(action, Play) else action.character
+
+
+def _aim_through_the_camera(at: CookieTable, mat: Mat, rng: random.Random) -> None:
+    """The aiming seat moves its card; now and then first to a target the rules refuse."""
+    state = at.state
+    assert isinstance(state, HuntState)
+    seat = state.aiming[0]
+    card = set_card(state.played[seat][-1], seat)
+    allowed = state.allowed_targets(seat)
+    refused = [t for t in range(state.num_players) if t != seat and t not in allowed]
+    if refused and rng.random() < 0.5:
+        mat.move(card, rng.choice(refused))
+        assert at.see(mat)["verdict"] == "illegal" and blinks_red(at.frame, seat)
+    target = rng.choice(allowed)
+    mat.move(card, target)
+    at.see(mat)
+    assert Aim(target, player=seat) in at.actions()[-len(state.aiming) :]
+
+
 def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
-    """One Big Hunt round: every action the engine takes reaches it through the mat or a button."""
+    """One round: every action the engine takes reaches it through the mat or a button."""
     start = at.state.round
     while at.state.round == start and not at.state.is_over():
         state, before = at.state, len(at.actions())
@@ -343,10 +400,19 @@ def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
             at.see(mat)
             assert at.actions()[-1] == chance
             continue
-        if state.phase == "hunt":
+        if state.phase == "reveal":
+            roles = _fitting_roles(state, rng)  # type: ignore[arg-type]
+            rng.shuffle(roles)
+            for reveal in roles:  # turned up in any order
+                mat.role_up(reveal.seat, reveal.character)
+                at.see(mat)
+            continue
+        if state.phase == "aim":
+            _aim_through_the_camera(at, mat, rng)
+            continue
+        if state.phase in ("hunt", "play"):
             chosen = {
-                seat: rng.choice(state.legal_actions(seat)).character  # type: ignore[attr-defined]
-                for seat in state.to_act()
+                seat: _card_of(rng.choice(state.legal_actions(seat))) for seat in state.to_act()
             }
             turned_up(at, chosen)
             continue
@@ -366,6 +432,18 @@ def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
             mat.role_up(reveal.seat, reveal.character)
             at.see(mat)
         assert len(at.actions()) > before, at.table.status()["message"]
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_an_every_man_for_himself_round_through_the_camera(tmp_path: Path, players: int) -> None:
+    at = cookie_table(tmp_path, hunt_options(players))
+    _play_round_through_the_camera(at, random.Random(players))
+    assert at.state.round == 1 and at.table.status()["in_sync"] is False
+    kinds = {type(a).__name__ for a in at.actions()}
+    assert {"Play", "RevealRole"} <= kinds
+    assert sum(isinstance(a, Play) for a in at.actions()) == players * players
+    journaled = at.table.game.journal.record(at.table.game.id).actions
+    assert journaled == tuple(at.actions())
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
