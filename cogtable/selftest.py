@@ -28,10 +28,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
+from gpiozero.pins import Factory
 
 from cogtable.board_setup import board_geometry
 from cogtable.commands.firmware import differences
@@ -39,7 +40,8 @@ from firmware_bridge.firmware_config import FirmwareConfig
 from firmware_bridge.link import ButtonEvent, DiceEvent, FirmwareInfo, Link, LinkError
 from hardware.buttons import ButtonEvent as GpioEvent
 from hardware.buttons import TableButtons, button_pins, pin_factory_for
-from hardware.profile import Pin, Profile, pico_buttons
+from hardware.leds import GpioSeatLeds
+from hardware.profile import Pin, Profile, Seat, pico_buttons
 
 CONNECT_S = 5.0
 """How long the Pico gets to answer the handshake."""
@@ -48,6 +50,7 @@ LIT = (90, 90, 90)
 """What an LED under test shows: white, bright enough to see, easy on the eyes."""
 GIVE_UP_AFTER = 2
 """Unanswered questions in a row after which a step stops asking (nobody is there)."""
+T = TypeVar("T")
 
 
 class Outcome(enum.Enum):
@@ -112,7 +115,8 @@ class Question:
     """What the test asks a person, in words and as data (the simulated person reads the data).
 
     ``leds``: the LEDs lit now, alone (answer yes or no), ``segment`` the
-    profile's segment when it is one lit whole; ``face`` and ``pips``: does a
+    profile's segment when it is one lit whole; ``pins``: a GPIO seat LED's
+    channel lit alone (yes or no); ``face`` and ``pips``: does a
     die's pip face (its LEDs) show that many pips, and nothing else is lit (yes
     or no); ``button``: the button to press; ``die``: the die to roll.
     """
@@ -122,6 +126,8 @@ class Question:
     segment: str = ""
     face: tuple[int, ...] = ()
     pips: int = 0
+    pins: tuple[Pin, ...] = ()
+    """A seat LED on GPIO: the pins that should be on now, and no other seat LED's."""
     button: TableButton | None = None
     die: int | None = None
 
@@ -258,6 +264,10 @@ class TableParts:
     """The simulated Pico (``firmware_bridge.simulator.Simulator``) when the port is ``sim``."""
     gpio: TableButtons | None = None
     gpio_error: str = ""
+    seat_leds: GpioSeatLeds | None = None
+    seat_leds_error: str = ""
+    pin_factory: Factory | None = None
+    """The pin factory both use (None: gpiozero's default, ``Device.pin_factory``)."""
     buttons: list[TableButton] = field(default_factory=list)
 
 
@@ -284,21 +294,42 @@ def open_table_parts(
             parts.info = link.wait_connected(connect_s)
         except LinkError as error:
             parts.link_error = str(error)
-        if button_pins(profile):
-            parts.gpio, parts.gpio_error = _gpio_buttons(profile, parts.inbox, clock)
-            if parts.gpio is not None:
-                stack.callback(parts.gpio.close)
+        _take_gpio(parts, stack, clock)
         yield parts
         if parts.info is not None:
             _all_dark(parts)
 
 
-def _gpio_buttons(
-    profile: Profile, inbox: PressInbox, clock: Callable[[], float]
-) -> tuple[TableButtons | None, str]:
+def _take_gpio(parts: TableParts, stack: ExitStack, clock: Callable[[], float]) -> None:
+    """The GPIO buttons and seat LEDs the profile names, on one pin factory (closed on exit)."""
+    profile = parts.profile
+    wanted = bool(button_pins(profile)) or any(seat.led_pins for seat in profile.seats)
+    if not wanted:
+        return
     try:
-        factory = pin_factory_for(profile.gpio)
-        return TableButtons(profile, inbox.from_gpio, clock=clock, pin_factory=factory), ""
+        parts.pin_factory = pin_factory_for(profile.gpio)
+    except Exception as error:  # a pin factory that will not load (no lgpio, no such name)
+        parts.gpio_error = parts.seat_leds_error = f"{type(error).__name__}: {error}"
+        return
+    if button_pins(profile):
+        parts.gpio, parts.gpio_error = _gpio_part(
+            lambda: TableButtons(
+                profile, parts.inbox.from_gpio, clock=clock, pin_factory=parts.pin_factory
+            )
+        )
+        if parts.gpio is not None:
+            stack.callback(parts.gpio.close)
+    if any(seat.led_pins for seat in profile.seats):
+        parts.seat_leds, parts.seat_leds_error = _gpio_part(
+            lambda: GpioSeatLeds.from_profile(profile, parts.pin_factory)
+        )
+        if parts.seat_leds is not None:
+            stack.callback(parts.seat_leds.close)
+
+
+def _gpio_part(make: Callable[[], T]) -> tuple[T | None, str]:
+    try:
+        return make(), ""
     except Exception as error:  # gpiozero raises many kinds (no pins, pins in use, ...)
         return None, f"{type(error).__name__}: {error}"
 
@@ -450,6 +481,58 @@ def _led_fix(parts: TableParts, single: list[int]) -> str:
     return (
         "check those LEDs' wiring and the [leds.segments] indices in the profile (an LED lit "
         "elsewhere means the segment lists the wrong index)"
+    )
+
+
+def seat_led_step(parts: TableParts, person: Person) -> SelfTestStep:
+    """Each seat LED on the Pi's GPIO, one colour channel at a time: is that one lit, alone?"""
+    name = "seat LEDs (GPIO)"
+    seats = [(number, seat) for number, seat in enumerate(parts.profile.seats) if seat.led_pins]
+    if not seats:
+        return SelfTestStep(name, Outcome.SKIPPED, "no seat LED on the Pi's GPIO")
+    if parts.seat_leds is None:
+        return SelfTestStep(
+            name, Outcome.FAILED, f"cannot drive them: {parts.seat_leds_error}", _gpio_fix()
+        )
+    wrong = []
+    for number, seat in seats:
+        for channel, pin in enumerate(seat.led_pins):
+            if not _seat_channel_lit(parts, person, number, channel):
+                wrong.append(f"{seat.name}'s {_channel_name(seat, channel)} (GPIO {pin})")
+    found = f"{sum(len(seat.led_pins) for _, seat in seats)} channels of {len(seats)} seat LEDs"
+    if wrong:
+        fix = "check those pins' wiring and the seats' led_pins (red, green, blue) in the profile"
+        return SelfTestStep(name, Outcome.FAILED, f"{found}: not as named: {', '.join(wrong)}", fix)
+    return SelfTestStep(name, Outcome.PASSED, f"{found} lit one by one as the profile says")
+
+
+def _channel_name(seat: Seat, channel: int) -> str:
+    return ("red", "green", "blue")[channel] if len(seat.led_pins) == 3 else "LED"
+
+
+def _seat_channel_lit(parts: TableParts, person: Person, number: int, channel: int) -> bool:
+    """Light one channel of seat ``number``'s LED alone, ask, put it out; True if confirmed."""
+    assert parts.seat_leds is not None
+    seat = parts.profile.seats[number]
+    device = parts.seat_leds.devices[number]
+    if len(seat.led_pins) == 3:
+        device.color = tuple(1.0 if c == channel else 0.0 for c in range(3))
+    else:
+        device.on()
+    colour = _channel_name(seat, channel)
+    prompt = (
+        f"Is {seat.name}'s seat LED lit {'' if colour == 'LED' else colour + ' '}"
+        f"(GPIO {seat.led_pins[channel]}), and no other seat LED? confirm = yes, undo = no"
+    )
+    answer = person.ask(Question(prompt, pins=(seat.led_pins[channel],)))
+    device.off()
+    return isinstance(answer, TableButton) and answer.kind == "confirm"
+
+
+def _gpio_fix() -> str:
+    return (
+        "check the pin factory (GPIOZERO_PIN_FACTORY, [gpio] pin_factory) and that no other "
+        "program holds the pins"
     )
 
 
@@ -650,6 +733,7 @@ def run_selftest(
     steps: list[Callable[[], SelfTestStep]] = [
         lambda: firmware_step(parts, config),
         lambda: led_step(parts, person),
+        lambda: seat_led_step(parts, person),
         lambda: button_step(parts, person),
         lambda: dice_step(parts, person, config),
         lambda: camera(parts.profile),

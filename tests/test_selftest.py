@@ -31,6 +31,7 @@ from cogtable.selftest import (
     open_table_parts,
     results_table,
     run_selftest,
+    seat_led_step,
 )
 from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator import Simulator
@@ -67,20 +68,22 @@ def test_the_mock_table_passes_every_step_unattended(table: tuple[TableParts, Si
     assert [step.name for step in steps] == [
         "Pico firmware",
         "LED chain",
+        "seat LEDs (GPIO)",
         "buttons",
         "dice",
         "camera",
     ]
-    assert [step.outcome for step in steps] == [Outcome.PASSED] * 5, results_table(steps)
+    outcomes = [step.outcome for step in steps]
+    assert outcomes == [Outcome.PASSED] * 2 + [Outcome.SKIPPED] + [Outcome.PASSED] * 3, outcomes
     buttons = len(parts.buttons)
     on_gpio = [key for key in button_pins(PROFILE) if key[1] != "roll"]  # a roll pin is a die's
     assert buttons == len(pico_buttons(PROFILE)) + len(on_gpio)
     assert {button.bus for button in parts.buttons} == {"pico", "gpio"}
-    assert steps[2].found == f"{buttons} of {buttons} buttons came as asked"
+    assert steps[3].found == f"{buttons} of {buttons} buttons came as asked"
     pip_face = 1
     assert person.asked == len(PROFILE.leds.segments) + PROFILE.leds.length + buttons + 1 + pip_face
     assert "(the firmware drives 108: LEDs 101-107 are not the profile's)" in steps[1].found
-    assert steps[3].found.endswith(", its face showed it")
+    assert steps[4].found.endswith(", its face showed it")
     assert "nothing to fix" in results_table(steps)
 
 
@@ -109,6 +112,49 @@ def test_the_same_pico_button_pressed_again_and_again_comes_every_time() -> None
         step = button_step(parts, SimulatedPerson(parts, clock, always_red))
     assert "never came" not in step.found
     assert step.found.count("got Red's confirm button (Pico button 0)") == len(parts.buttons) - 1
+
+
+@pytest.fixture
+def reference_table() -> Iterator[tuple[TableParts, SimClock]]:
+    """The reference table's parts (RGB seat LEDs on GPIO) on the simulated Pico and mock pins."""
+    text = default_profile_path().with_name("reference.toml").read_text(encoding="utf-8")
+    text = text.replace('port = "auto"', 'port = "sim"')
+    text = text.replace("pwm_leds = true", 'pwm_leds = false\npin_factory = "mock"')
+    profile = parse_profile(text)
+    clock = SimClock()
+    with (
+        Simulator() as simulator,
+        open_table_parts(profile, simulator.port, simulator=simulator, clock=clock.now) as parts,
+    ):
+        yield parts, clock
+
+
+def test_gpio_seat_leds_pass_channel_by_channel(
+    reference_table: tuple[TableParts, SimClock],
+) -> None:
+    parts, clock = reference_table
+    person = SimulatedPerson(parts, clock)
+    step = seat_led_step(parts, person)
+    assert step.outcome is Outcome.PASSED, step
+    assert step.found == "6 channels of 2 seat LEDs lit one by one as the profile says"
+    assert person.asked == 6
+
+
+def test_a_dead_seat_led_channel_is_named(reference_table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = reference_table
+    red_pin = parts.profile.seats[0].led_pins[0]
+    step = seat_led_step(
+        parts, SimulatedPerson(parts, clock, Slips(dark_pins=frozenset({red_pin})))
+    )
+    assert step.outcome is Outcome.FAILED
+    assert step.found.endswith(f"not as named: Red's red (GPIO {red_pin})")
+    assert "led_pins" in step.fix
+
+
+def test_the_mock_table_has_no_gpio_seat_leds_to_test(table: tuple[TableParts, SimClock]) -> None:
+    parts, clock = table
+    step = seat_led_step(parts, SimulatedPerson(parts, clock))
+    assert step.outcome is Outcome.SKIPPED
 
 
 def test_a_button_that_never_comes_is_named(table: tuple[TableParts, SimClock]) -> None:
@@ -203,7 +249,8 @@ def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert "unattended" in out
     for part in ("Pico firmware", "LED chain", "buttons", "dice", "camera"):
-        assert f"\n{part.ljust(13)}  passed " in out
+        assert f"\n{part.ljust(16)}  passed " in out
+    assert "\nseat LEDs (GPIO)  skipped  no seat LED on the Pi's GPIO" in out
     assert out.rstrip().endswith("nothing to fix")
 
 
@@ -216,7 +263,8 @@ def test_a_failed_step_exits_1_with_what_to_fix(
     assert main(["selftest", "--profile", str(longer)]) == 1
     out = capsys.readouterr().out
     assert (
-        "LED chain      FAILED   the profile's chain has 120 LEDs, the firmware drives 108" in out
+        "LED chain         FAILED   the profile's chain has 120 LEDs, the firmware drives 108"
+        in out
     )
     assert "what to fix:" in out
     assert "set [leds] length to at most 108" in out

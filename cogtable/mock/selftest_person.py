@@ -21,8 +21,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpiozero import Device
+
 from cogtable.mock.world import SimClock
 from cogtable.selftest import Answer, Question, TableButton, TableParts
+from hardware.profile import Pin
 
 PRESS_S = 0.2
 """Simulated seconds a person's press and release take (longer than any debounce)."""
@@ -42,6 +45,8 @@ class Slips:
     """Asked for the key, the person presses the value."""
     dead: frozenset[TableButton] = frozenset()
     """Buttons whose press never reaches anything (a broken wire)."""
+    dark_pins: frozenset[Pin] = frozenset()
+    """GPIO seat LED pins whose LED never lights (a broken wire, a dead channel)."""
 
 
 class SimulatedPerson:
@@ -67,6 +72,9 @@ class SimulatedPerson:
             return self._press(self.slips.presses_instead.get(question.button, question.button))
         if question.face:
             return self._press(self._pips_shown(question.face, question.pips))
+        if question.pins:
+            lit = self._seat_pins_lit()
+            return self._press(self._quickest("confirm" if lit == set(question.pins) else "undo"))
         return self._press(self._yes_or_no(question.leds))
 
     def _yes_or_no(self, named: tuple[int, ...]) -> TableButton:
@@ -77,6 +85,12 @@ class SimulatedPerson:
         """Confirm if the face shows ``pips`` lit LEDs and nothing else is lit, else undo."""
         lit = self._lit()
         return self._quickest("confirm" if lit <= set(face) and len(lit) == pips else "undo")
+
+    def _seat_pins_lit(self) -> set[Pin]:
+        """The GPIO seat LED pins that are on (and whose LED works)."""
+        factory = self.parts.pin_factory or Device.pin_factory
+        pins = {pin for seat in self.parts.profile.seats for pin in seat.led_pins}
+        return {pin for pin in pins - self.slips.dark_pins if factory.pin(pin).state}
 
     def _lit(self) -> set[int]:
         """The places on the table where an LED shines (an LED's place is its index, unless
