@@ -330,6 +330,60 @@ WALKS: dict[str, list[Case]] = {
             "1e308",
         ),
     ],
+    "cards print": [
+        *[
+            case(kind, expect, "cards", "print", "cookie", "--out", out)
+            for kind, expect, out in (
+                ("unwritable output", "the folder {d}/missing does not exist", "{d}/missing/x.png"),
+                ("unwritable output", "{d}/afile is a file, not a folder", "{d}/afile/x.pdf"),
+                ("folder", "{d}/folder: name a .pdf or a .png file", "{d}/folder"),
+                ("wrong types", "name a .pdf or a .png file", "{d}/out/cards.jpg"),
+            )
+        ],
+        *with_profile(("cards", "print", "mat", "--out", "{d}/out/mat.png")),
+        *[
+            case(
+                kind,
+                expect,
+                "cards",
+                "print",
+                "commissars",
+                "--out",
+                "{d}/out/c.pdf",
+                "--deck",
+                deck,
+            )
+            for kind, expect, deck in (
+                ("missing file", "cannot read it", "{d}/missing.toml"),
+                ("garbage", "is not valid TOML", "{d}/garbage.txt"),
+                ("binary", "cannot read it", "{d}/binary.bin"),
+                ("folder", "cannot read it", "{d}/folder"),
+                ("wrong types", "expected only a [cards] table", "{d}/wrong.toml"),
+            )
+        ],
+        case(
+            "absurd number",
+            "--dpi nan is out of range",
+            "cards",
+            "print",
+            "cookie",
+            "--out",
+            "{d}/out/c.png",
+            "--dpi",
+            "nan",
+        ),
+        case(
+            "absurd number",
+            "is out of range",
+            "cards",
+            "print",
+            "cookie",
+            "--out",
+            "{d}/out/c.png",
+            "--dpi",
+            "1e308",
+        ),
+    ],
     "calibrate": [
         *output_cases("--out", "calibrate", "--overlay", "{d}/out/o.png"),
         *output_cases("--overlay", "calibrate", "--out", "{d}/out/cal.json"),
