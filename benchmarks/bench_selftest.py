@@ -35,6 +35,7 @@ from cogtable.selftest import (
     firmware_step,
     led_step,
     open_table_parts,
+    seat_led_step,
 )
 from cogtable.sheet_tiling import PAPER_CHOICES, tile_pages
 from firmware_bridge.firmware_config import read_firmware_config
@@ -72,6 +73,7 @@ def one_run() -> tuple[float, dict[str, float], dict[str, int]]:
         steps = {
             "Pico firmware": lambda: firmware_step(parts, config),
             "LED chain": lambda: led_step(parts, person),
+            "seat LEDs (GPIO)": lambda: seat_led_step(parts, person),
             "buttons": lambda: button_step(parts, person),
             "dice": lambda: dice_step(parts, person, config),
             "camera": lambda: camera_step(profile),
