@@ -23,7 +23,6 @@ bilinear passes (``cv2.remap``).
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -44,6 +43,7 @@ from vision.parallax import (
 from vision.parallax import (
     NONE as NO_PARALLAX,
 )
+from vision.sharpness import BLUR_LIMIT, edge_width
 
 OK = "ok"
 NO_BOARD = "no board"
@@ -107,7 +107,9 @@ class Reading:
     of a cog's hub less the ring around (what calibration learns), and
     ``parallax`` where cog tops were seen; ``rim_outliers`` counts the rim points
     that were not bare board; ``missing_markers`` names markers not seen (the
-    board is read from three: a hand resting on the fourth).
+    board is read from three: a hand resting on the fourth); ``edge_width`` is
+    how wide (pixels) the markers' edges are (:mod:`vision.sharpness`): a frame
+    blurred by a bump is a BAD_FRAME, never read.
     """
 
     status: str
@@ -124,6 +126,7 @@ class Reading:
     parallax: Parallax = NO_PARALLAX
     rim_outliers: int = 0
     missing_markers: tuple[int, ...] = ()
+    edge_width: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -275,16 +278,26 @@ def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.nd
         (centres[:, 13:21] >= GLINT_LEVEL).all(axis=-1).mean(axis=1) > 0.5
     )
     glints = _glints(centres, white)
-    logs[glints] = np.nan
     parts = (slice(0, 5), slice(5, 13), slice(13, 21))
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        pin, hub, body = (np.nanmedian(logs[:, part], axis=1) for part in parts)
-    contrast = np.nan_to_num(np.stack([pin - body, hub - body], axis=1))
+    pin, hub, body = (_median_without(logs[:, part], glints[:, part]) for part in parts)
+    contrast = np.stack([pin - body, hub - body], axis=1)
     glinted = np.stack(
         [glints[:, :5].mean(axis=1) > 0.5, glints[:, 5:13].mean(axis=1) >= 0.5], axis=1
     )
     return contrast, glinted
+
+
+def _median_without(values: np.ndarray, left_out: np.ndarray) -> np.ndarray:
+    """Median over axis 1 of (n, m, 3) values, leaving out points marked in (n, m).
+
+    Rows with every point left out take the median of all of them.
+    """
+    left_out = left_out & ~left_out.all(axis=1, keepdims=True)
+    ordered = np.sort(np.where(left_out[..., None], np.inf, values), axis=1)
+    count = (~left_out).sum(axis=1)
+    low = np.take_along_axis(ordered, ((count - 1) // 2)[:, None, None], axis=1)[:, 0]
+    high = np.take_along_axis(ordered, (count // 2)[:, None, None], axis=1)[:, 0]
+    return (low + high) / 2
 
 
 def centre_in_sight(
@@ -472,7 +485,15 @@ class BoardReader:
         found = self.detector.locate(image)
         if found.homography is None:
             return self._no_board(found)
+        width = edge_width(image, found.corners)
+        if width > BLUR_LIMIT:
+            message = (
+                f"blurred frame (marker edges {width:.1f} px wide, sharp is under "
+                f"{BLUR_LIMIT:g}): the table was bumped, or the camera is out of focus"
+            )
+            return Reading(BAD_FRAME, message, markers=found.corners, edge_width=width)
         reading = self.read_with_homography(image, found.homography, found.corners)
+        reading = replace(reading, edge_width=width)
         if not found.missing or not reading.ok:
             return reading
         covered = ", ".join(map(str, found.missing))

@@ -140,11 +140,11 @@ def _compressed(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
 
 
 def _bumped(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
-    """The table bumped: a straight motion blur of 1-2.5% of the frame width."""
+    """The table bumped: a straight motion blur of 0.5-2% of the frame width."""
     scene = _plain(rng, size)
     sensor = replace(
         scene.sensor,
-        motion=float(rng.uniform(0.01, 0.025) * size[0]),
+        motion=float(rng.uniform(0.005, 0.02) * size[0]),
         motion_deg=float(rng.uniform(0, 180)),
     )
     return replace(scene, sensor=sensor)

@@ -67,3 +67,19 @@ def test_frames_that_must_not_be_used_are_never_committable(name: str) -> None:
 def test_glare_never_commits_a_wrong_peg() -> None:
     for scene, reading in _readings("glare", TUNING, 4):
         assert not reading.certain or reading.position() == scene.position
+
+
+def test_a_bumped_frame_whose_markers_are_found_is_refused_as_blurred() -> None:
+    from dataclasses import replace
+
+    from vision.reader import BAD_FRAME
+    from vision.renderer import Sensor
+
+    renderer, reader = _set(look_of(CONDITIONS["plain"], TUNING))
+    scene = CONDITIONS["plain"].scene(np.random.default_rng(SEEDS + 77), SIZE)
+    sharp = reader.read(renderer.render(scene, 1)[0])
+    bumped = replace(scene, sensor=Sensor(noise=2.0, motion=9.0, motion_deg=30.0))
+    blurred = reader.read(renderer.render(bumped, 1)[0])
+    assert sharp.certain and sharp.edge_width < 4.5
+    assert blurred.status == BAD_FRAME and "blurred" in blurred.message
+    assert len(blurred.markers) >= 3
