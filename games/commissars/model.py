@@ -161,3 +161,18 @@ class Entry:
 
 
 FIELDS = dataclasses.fields(Entry)
+
+
+@dataclass
+class Window:
+    """An open response window: who may respond next, and how many passed in a row.
+
+    The top card of the stack resolves once every player passed in a row.
+    """
+
+    next: int
+    passes: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        """This window, JSON-ready."""
+        return {"next": self.next, "passes": self.passes}

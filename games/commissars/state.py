@@ -27,6 +27,7 @@ active player discards anything.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -59,7 +60,7 @@ from .actions import (
 from .cards import KINDS, Card, CardSet
 from .effects import ANDROIDOPOV, SIMULENIN, Effects
 from .holding import deck_refusal, hold_refusal
-from .model import Entry, Seat
+from .model import Entry, Seat, Window
 from .tasks import (
     CHANCE_TASKS,
     DECISION_TASKS,
@@ -129,7 +130,7 @@ class CommissarsState(Effects, State):
         self.stack: list[Entry] = []
         self.next_id = 1
         self.tasks: list[Task] = []
-        self.window: list[int] | None = None
+        self.window: Window | None = None
         self.picked: list[bool] = [False] * self.num_players
         self.phase, self.turn, self.active = "setup", 0, options["first_player"]
         self.actions_left, self.hand_limit, self.disarmed = 0, HAND_SIZE, -1
@@ -190,7 +191,7 @@ class CommissarsState(Effects, State):
             assert isinstance(task, DECISION_TASKS)
             return (task.player,)
         if self.window is not None:
-            return (self.window[0],)
+            return (self.window.next,)
         if self.phase == "draft":
             return tuple(p for p in range(self.num_players) if not self.picked[p])
         if self.phase in MAIN_PHASES:
@@ -274,7 +275,7 @@ class CommissarsState(Effects, State):
 
     def default_action(self, player: int) -> Action | None:
         """Pass, for the player whose turn it is to respond in an open response window."""
-        responding = not self.tasks and self.window is not None and self.window[0] == player
+        responding = not self.tasks and self.window is not None and self.window.next == player
         return Pass(player=player) if responding and self.to_act() == (player,) else None
 
     def _seen_draws(self) -> list[Action]:
@@ -657,9 +658,9 @@ class CommissarsState(Effects, State):
 
     def _pass(self) -> None:
         assert self.window is not None
-        self.window[0] = (self.window[0] + 1) % self.num_players
-        self.window[1] += 1
-        if self.window[1] >= self.num_players:
+        self.window.next = (self.window.next + 1) % self.num_players
+        self.window.passes += 1
+        if self.window.passes >= self.num_players:
             self.window = None
             self._later(Resolve())
 
@@ -707,7 +708,7 @@ class CommissarsState(Effects, State):
             self._flush()
             if not self.tasks:
                 if self.window is None and self.stack:
-                    self.window = [(self.stack[-1].player + 1) % self.num_players, 0]
+                    self.window = Window((self.stack[-1].player + 1) % self.num_players)
                 return
             task = self.tasks[0]
             if isinstance(task, CHANCE_TASKS + DECISION_TASKS):
@@ -732,7 +733,7 @@ class CommissarsState(Effects, State):
         """Run a task that needs no input."""
         match task:
             case OpenWindow(player):
-                self.window = [(player + 1) % self.num_players, 0]
+                self.window = Window((player + 1) % self.num_players)
             case Resolve():
                 self.resolve_top()
             case Finish():
@@ -846,8 +847,8 @@ class CommissarsState(Effects, State):
     def _public_view(self) -> dict[str, Any]:
         window = None
         if self.window is not None:
-            window = {"next": self.window[0], "passes": self.window[1],
-                      "resolves_after_passes": self.num_players - self.window[1]}  # fmt: skip
+            passes_left = self.num_players - self.window.passes
+            window = {**self.window.to_json(), "resolves_after_passes": passes_left}
         return {
             "turn": self.turn,
             "active": self.active,
@@ -890,7 +891,7 @@ class CommissarsState(Effects, State):
             "seats": [seat.snapshot() for seat in self.seats],
             "pool": dict(sorted(self.pool.items())),
             "tasks": [task.to_json() for task in self.tasks],
-            "window_raw": self.window,
+            "window_raw": None if self.window is None else self.window.to_json(),
             "picked": list(self.picked),
             "next_id": self.next_id,
             "disarmed": self.disarmed,
@@ -913,7 +914,7 @@ class CommissarsState(Effects, State):
             list(self.picked),
             list(self.played),
         )
-        other.window = None if self.window is None else list(self.window)
+        other.window = None if self.window is None else dataclasses.replace(self.window)
         other.resolving = None if self.resolving is None else self.resolving.clone()
         other._new_tasks, other._events = [], []
         return other
