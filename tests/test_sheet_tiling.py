@@ -188,3 +188,14 @@ def test_cog_parts_bigger_than_the_paper_are_tiled(tmp_path: Path) -> None:
     # 1 page of stickers; the 400 mm board on 2 x 2 A3 pages and its map; each 265 x 185 mm mat
     # fits an A3 page whole (a map page to scale)
     assert len(boxes) == 1 + (1 + 4) + 4
+
+
+def test_the_modules_examples_run() -> None:
+    import doctest
+
+    from cogtable import sheet_tiling
+    from vision import board_sheet
+
+    for module in (sheet_tiling, board_sheet):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
