@@ -3,14 +3,16 @@
 Without a card mat in the profile the adapter reads nothing from the camera and
 every deal, role and card goes through the console, as before. With one
 (:meth:`CookieAdapter.fitted`), the camera referees the game from the mat's
-zones; what lies where (:mod:`cogtable.adapters.cookie_layout` says it
-exactly):
+zones:
 
-- each seat's zone (``CardZone.seat``) holds that seat's Role card face down
-  (two with two players in The Big Hunt), then the cards the seat played this
-  round face up; a Sword or Shield aimed lies face up in the *target's* zone,
-  and its tag's colour set says whose it is;
-- a card laid this turn is a back beyond the Role cards: the seat LED shows it
+- each seat's zone (``CardZone.seat``) is where that seat lays its card; the
+  mat shows only what the camera must read now (a zone holds two cards side
+  by side): Role cards lie face down off the mat, in front of their owners,
+  until turned up in their owner's zone; a card the engine has taken may stay
+  where it lay or leave the mat (:mod:`cogtable.adapters.cookie_layout`);
+  a Sword or Shield is aimed by laying it in the *target's* zone, and its
+  tag's colour set says whose it is;
+- a card laid this turn is a back in the seat's zone: the seat LED shows it
   "placed" (solid white); once every seat has placed the seat LEDs pulse
   green, the reveal signal, and each card turned up is that seat's
   :class:`~games.cookie.actions.Play` (The Big Hunt, Phase 3: ``Hunt``); a card
@@ -27,7 +29,7 @@ exactly):
 - The Big Hunt: a claim is the claimer's character laid face up in their zone
   (one at a time, in turn: another seat laying one blinks red); Phase 2 is a
   Role card turned up in another seat's zone, or the seat's confirm button
-  ("I looked", the engine's default then);
+  ("I looked", :meth:`CookieAdapter.confirmed`);
 - after a round is scored the table waits for the mat to be cleared
   (:meth:`CookieAdapter.resets_board`), and meanwhile the seat LEDs show the
   round's coins (brighter: more; dark: none).

@@ -91,9 +91,7 @@ def _nothing(state: CookieState, seen: CookieCards, layout: CookieLayout) -> Jud
 def placed_seats(state: CookieState, seen: CookieCards, layout: CookieLayout) -> list[int]:
     """Seats still to act whose card lies face down (a back beyond their Role cards)."""
     return [
-        seat
-        for seat in state.seat_order()
-        if seat in state.to_act() and seen.seats[seat].backs > layout.seats[seat].backs
+        seat for seat in state.seat_order() if seat in state.to_act() and seen.seats[seat].backs
     ]
 
 

@@ -1,17 +1,19 @@
-"""What the card mat must show for a Cookie game, and where a reading differs from it.
+"""What the card mat may show for a Cookie game, and where a reading differs from it.
 
-The layout of a state (:func:`expected_layout`), per seat zone:
+The standard mat's seat zone holds two cards side by side, so the mat shows
+only what the camera must read now; everything else lies off the mat, in
+front of its owner (:func:`expected_layout`):
 
-- Every Man for Himself: the seat's Role card face down (until it is turned
-  up for scoring, then face up), the cards it played this round face up,
-  except a Sword or Shield aimed at another seat, which lies face up in that
-  seat's zone; the card laid this turn may be one more back;
-- The Big Hunt: the seat's Role card(s) face down (a challenged one face up),
-  its claims face up, its Phase 3 card face up once turned up (one more back
-  before); the centre holds the open exclusion card face up (3 players).
+- Role cards lie face down in front of their owners, off the mat, until one
+  is turned up: face up in its owner's zone (for scoring, a Phase 2
+  challenge); the target and the exclusion cards lie in the centre zone
+  (face down: never counted; face up: the open exclusion card, the target);
+- a card laid face down this turn is a back in its owner's zone;
+- a card the engine has taken (turned up and played, a claim, an aimed
+  Sword in its target's zone, a Role card turned up) may stay where it lay
+  or leave the mat; a card lying anywhere else is out of place.
 
-Reference cards are never looked for (they may lie anywhere), and backs in
-the centre (the target, the exclusion cards) are not counted.
+Reference cards are never looked for (they may lie anywhere).
 """
 
 from __future__ import annotations
@@ -30,10 +32,9 @@ class ZoneExpected:
     """One seat's zone as the game holds it."""
 
     face_up: frozenset[Card]
-    backs: int
-    """Role cards lying face down."""
+    """The cards the engine has taken that may lie here face up (or have left the mat)."""
     may_place: bool = False
-    """One more back is allowed: the seat may lay its card face down now."""
+    """One back is allowed: the seat may lay its card face down now."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +82,10 @@ def _hunt_zone(state: HuntState, seat: int, aimed_here: set[Card]) -> ZoneExpect
     if face_down is not None:  # taken when it was seen face up
         own.add(set_card(face_down, seat))
     known = state.roles[seat]
-    role_up = not state.known and known is not None
-    if role_up:
-        own.add(role(known))  # type: ignore[arg-type]
+    if not state.known and known is not None:
+        own.add(role(known))  # turned up for scoring
     may_place = state.phase == "play" and face_down is None
-    return ZoneExpected(frozenset(own | aimed_here), 0 if role_up else 1, may_place)
+    return ZoneExpected(frozenset(own | aimed_here), may_place)
 
 
 def _big_hunt_layout(state: BigHuntState) -> CookieLayout:
@@ -97,7 +97,7 @@ def _big_hunt_layout(state: BigHuntState) -> CookieLayout:
         shown = [slot for slot in range(state.slots) if state.revealed[seat][slot]]
         own |= {role(state.roles[seat][slot]) for slot in shown}  # type: ignore[arg-type]
         may_place = state.phase == "hunt" and state.hunts[seat] is None
-        zones.append(ZoneExpected(frozenset(own), state.slots - len(shown), may_place))
+        zones.append(ZoneExpected(frozenset(own), may_place))
     centre = frozenset({role(state.open_exclusion)} if state.open_exclusion else ())
     challenged = state.challenge[1] if state.challenge else None
     turning = frozenset({challenged} if challenged is not None else ())
@@ -131,11 +131,8 @@ def differences(state: CookieState, seen: CookieCards) -> list[tuple[int | None,
     for seat in range(state.num_players):
         found += [(seat, words) for words in _zone_differences(state, seen, layout, seat)]
     extra = new_centre_roles(seen, layout)
-    missing = sorted(layout.centre_roles - seen.centre.roles(), key=_order)
     if extra:
         found.append((None, f"centre: turn {_names(state, extra)} face down"))
-    if missing:
-        found.append((None, f"centre: {_names(state, missing)} should lie face up"))
     return found
 
 
@@ -149,15 +146,11 @@ def _zone_differences(
         for card in new_cards(seen, layout, seat)
         if card not in layout.movable and not (turning and card.kind == "role")
     ]
-    missing = sorted(expected.face_up - got.face_up - layout.movable, key=_order)
     zone = f"{state.player_name(seat)}'s zone"
     words = [f"{zone}: take away {_names(state, extra)}"] if extra else []
-    words += [f"{zone}: {_names(state, missing)} should lie here face up"] if missing else []
-    fewest = expected.backs - (len(got.roles() - expected.face_up) if turning else 0)
-    most = expected.backs + (1 if expected.may_place else 0)
-    if not fewest <= got.backs <= most:
-        want = str(most) if fewest == most else f"{fewest} to {most}"
-        words.append(f"{zone}: {got.backs} cards face down, expected {want}")
+    most = 1 if expected.may_place else 0
+    if got.backs > most:
+        words.append(f"{zone}: {got.backs} cards face down, expected at most {most}")
     return words
 
 

@@ -49,7 +49,7 @@ class Mat:
         seats = range(state.num_players)
         return cls(
             {seat: set(layout.seats[seat].face_up) for seat in seats},
-            {seat: layout.seats[seat].backs for seat in seats},
+            {seat: 0 for seat in seats},
             set(layout.centre_roles),
         )
 
@@ -77,8 +77,7 @@ class Mat:
         self.face_up[seat].discard(card)
 
     def role_up(self, seat: int, character: str) -> None:
-        """``seat``'s face-down Role card turned up in its zone."""
-        self.backs[seat] -= 1
+        """``seat``'s Role card (face down in front of them) turned up in their zone."""
         self.face_up[seat].add(role(character))
 
     def centre_up(self, character: str) -> None:

@@ -232,6 +232,23 @@ def test_after_the_undo_button_the_card_must_be_put_back_before_it_counts_again(
     assert at.actions()[-1] == Aim(1, player=0)
 
 
+def test_cards_taken_may_leave_the_mat_but_a_card_out_of_place_is_shown(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = turned_up(at, FIRST_TURN)
+    mat.move(set_card("Sword", 0), 3)
+    mat.move(set_card("Shield", 2), 1)
+    at.see(mat)
+    assert at.state.phase == "play" and len(at.actions()) == 6
+    for seat in range(4):
+        mat.face_up[seat].clear()  # the turn's cards go in front of their owners
+    assert at.see(mat)["verdict"] in ("nothing", "in-sync")
+    mat.lay(2, set_card("Cookie", 1))  # P2's Cookie in P3's zone
+    status = at.see(mat)
+    assert status["verdict"] == "out-of-sync" and look(at.frame, 2) == (AMBER, "blink")
+    assert "P3's zone: take away Cookie (P2's)" in status["message"]
+    assert len(at.actions()) == 6
+
+
 def test_the_first_players_seat_is_marked(tmp_path: Path) -> None:
     at = cookie_table(tmp_path, hunt_options(first=1))
     turned_up(at, {0: "Cookie", 1: "Blue", 2: "Hill", 3: "Sword"})
