@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
+from cogtable.board_setup import camera_calibration
 from cogtable.cli import main
 from cogtable.commands.board import kogworks_notes
 from cogtable.sheet_tiling import (
@@ -27,10 +28,12 @@ from cogtable.sheet_tiling import (
     registration_points,
     tile_pages,
 )
+from hardware.profile import load_profile
 from vision.board_sheet import PEG_SAMPLE_MM, RIM_BAND_MM, annotated_sheet
-from vision.geometry import BoardGeometry, board_to_sheet_pixels
+from vision.geometry import PEGS, BoardGeometry, board_to_sheet_pixels
 from vision.markers import MarkerDetector, project
 from vision.overlay import print_sheet
+from vision.reader import OK, BoardReader
 
 DPI = 60.0
 SCALE = DPI / MM_PER_INCH
@@ -179,6 +182,17 @@ def test_the_notation_keeps_clear_of_what_the_camera_samples() -> None:
     assert not np.any(np.abs(radius - rim) < RIM_BAND_MM - 0.5)
     found = MarkerDetector(geometry).detect(cv2.cvtColor(annotated, cv2.COLOR_BGR2GRAY))
     assert sorted(found) == list(geometry.marker_ids())
+
+
+def test_the_reader_sees_the_annotated_sheet_as_an_empty_board() -> None:
+    geometry = BoardGeometry()
+    sheet = annotated_sheet(geometry, 60.0, kogworks_notes("Kogworks board, test"))
+    frame = cv2.resize(sheet, (720, 720), interpolation=cv2.INTER_AREA)
+    frame = cv2.copyMakeBorder(frame, 0, 0, 280, 280, cv2.BORDER_CONSTANT, value=(90, 90, 90))
+    reading = BoardReader(geometry, camera_calibration(load_profile())).read(frame)
+    assert reading.status == OK
+    assert reading.labels == (None,) * len(PEGS)  # names, rings and numbers read as bare board
+    assert min(reading.confidence) > 0.9
 
 
 def test_cog_parts_bigger_than_the_paper_are_tiled(tmp_path: Path) -> None:
