@@ -288,12 +288,28 @@ def page_map(sheet: np.ndarray, plan: TilePlan, title: str, total: int) -> np.nd
     room_h = plan.content_px[1] - round((6.0 * len(steps) + 4.0) * plan.scale)
     shrink = min(room_w / sheet.shape[1], room_h / sheet.shape[0])
     small = cv2.resize(sheet, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    page[top : top + small.shape[0], left : left + small.shape[1]] = small
+    page[top : top + small.shape[0], left : left + small.shape[1]] = _shade_overlaps(
+        small, plan, shrink
+    )
     _draw_grid(page, plan, (left, top), shrink, (sheet.shape[1], sheet.shape[0]))
     for number, line in enumerate(steps):
         y = top + small.shape[0] + round((7.0 + 6.0 * number) * plan.scale)
         _text(page, line, (left, y), height_mm=3.0, scale=plan.scale, colour=INK)
     return page
+
+
+def _shade_overlaps(small: np.ndarray, plan: TilePlan, shrink: float) -> np.ndarray:
+    """The shrunk sheet with every part that two or more pages show darkened a little."""
+    covered = np.zeros(small.shape[:2], np.uint8)
+    for row, column in plan.tiles:
+        x0, y0 = (round(value * shrink) for value in plan.origin_px(row, column))
+        x1 = round((plan.origin_px(row, column)[0] + plan.content_px[0]) * shrink)
+        y1 = round((plan.origin_px(row, column)[1] + plan.content_px[1]) * shrink)
+        covered[y0:y1, x0:x1] += 1
+    shaded = small.copy()
+    twice = covered >= 2
+    shaded[twice] = (small[twice].astype(np.uint16) * SHADE[0] // 255).astype(np.uint8)
+    return shaded
 
 
 def _assembly_steps(plan: TilePlan, total: int) -> list[str]:
