@@ -139,6 +139,8 @@ def tile_pages(
     _check_scale(sheet, sheet_mm, dpi)
     if paper == FULL:
         return [sheet]
+    if isinstance(paper, str) and paper not in PAPERS:
+        raise ValueError(f"no paper {paper!r}: use one of {', '.join(PAPER_CHOICES)}")
     size = PAPERS[paper] if isinstance(paper, str) else paper
     plan = plan_tiles((sheet.shape[1], sheet.shape[0]), size, dpi, overlap_mm)
     if plan.columns * plan.rows == 1:

@@ -163,6 +163,8 @@ def test_a_sheet_not_at_the_stated_scale_is_refused() -> None:
     sheet = np.full((100, 100, 3), 255, np.uint8)
     with pytest.raises(ValueError, match="not 440x440 mm at 60 dpi"):
         tile_pages(sheet, (440.0, 440.0), "a4", DPI, "wrong")
+    with pytest.raises(ValueError, match="no paper 'a5': use one of a4, letter, a3, full"):
+        tile_pages(sheet, (100 / SCALE, 100 / SCALE), "a5", DPI, "wrong")
 
 
 def test_the_notation_keeps_clear_of_what_the_camera_samples() -> None:
