@@ -165,3 +165,27 @@ def test_a_mat_that_cannot_be_read_is_refused_naming_the_fault(zones, markers, m
     marker_list = tuple(Marker(40 + i, x, y, 30) for i, (x, y) in enumerate(corners[:markers]))
     with pytest.raises(ValueError, match=message):
         CardMatLayout("bad", 400, 300, marker_list, zones)
+
+
+def test_the_card_modules_examples_run() -> None:
+    import doctest
+
+    import cogtable.card_decks
+    import cogtable.card_mat_setup
+    import vision.card_mat
+    import vision.card_renderer
+    import vision.card_sheet
+    import vision.card_tags
+    import vision.cards
+
+    modules = (
+        vision.card_tags,
+        vision.card_mat,
+        vision.card_sheet,
+        vision.card_renderer,
+        vision.cards,
+        cogtable.card_decks,
+        cogtable.card_mat_setup,
+    )
+    results = [doctest.testmod(module) for module in modules]
+    assert all(result.attempted > 0 and result.failed == 0 for result in results)
