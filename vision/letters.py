@@ -2,9 +2,9 @@
 
 The part reader decides that a place holds a face-up tile and cuts a 48 px
 crop centred on it (the cell spanning the central 32 px); this module says
-which letter it is. Two classifiers read each crop's features
-(:mod:`vision.letter_features`: the letter found, turned upright, its
-gradient histogram):
+which letter it is. Each crop is seen two ways (:mod:`vision.letter_features`:
+the letter centred on its ink and centred on its tile's face, each turned
+upright, as gradient histograms), and two classifiers read each view:
 
 - a quadratic discriminant (one Gaussian per letter in a 96-dimensional
   principal subspace) names the letter; the gap between its best and second
@@ -13,9 +13,11 @@ gradient histogram):
   "no letter" (empty cells, face-down tiles, star tokens, blank or coloured
   crops, noise), checks it.
 
-The confidence is high only when both agree, the gap is wide and the crop
-lies within the spread of its letter's training crops; the caller commits a
-reading only when every tile reaches :data:`MIN_CONFIDENCE`.
+The view whose best letter is the more likely is read (a view cut badly, off
+the letter or turned wrong, looks like no letter well). The confidence is high
+only when the gap is wide, the crop lies within the spread of its letter's
+training crops and the linear classifier agrees on that view. The caller
+commits a reading only when every tile reaches :data:`MIN_CONFIDENCE`.
 
 No model is stored: :meth:`LetterClassifier.default` trains on synthetic crops
 (:func:`synthetic_crops`, fonts :data:`vision.tiles.TRAINING_FONTS`) once per
@@ -48,7 +50,7 @@ from vision.letter_crops import (
     degraded,
     synthetic_crops,
 )
-from vision.letter_features import FEATURE_SIZE, letter_features
+from vision.letter_features import FEATURE_SIZE, VIEWS, letter_views
 from vision.tiles import TRAINING_FONTS
 
 __all__ = [
@@ -208,23 +210,19 @@ class LetterClassifier:
         crops = _checked_crops(crops)
         if len(crops) == 0:
             return (), np.zeros(0, np.float32)
-        best, confidence = self._read(letter_features(crops))
+        best, confidence = self._read(letter_views(crops))
         return tuple(LETTERS[index] for index in best), confidence
 
-    def _read(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Best letter index and confidence for each row of features."""
-        model = self._model
-        scores, distances = _quadratic_scores(model, self._statistics, features)
-        order = np.argsort(scores, axis=1)
-        best, second = order[:, -1], order[:, -2]
-        rows = np.arange(len(features))
-        margin = scores[rows, best] - scores[rows, second]
-        linear = _with_bias(features) @ model.weights
-        linear_order = np.argsort(linear, axis=1)
-        linear_gap = linear[rows, linear_order[:, -1]] - linear[rows, linear_order[:, -2]]
-        agrees = (linear_order[:, -1] == best) & (linear_gap >= LINEAR_MARGIN)
-        within = distances[rows, best] <= model.distance_limits[best]
-        confidence = (1.0 - np.exp(-margin / MARGIN_SCALE)) * agrees * within
+    def _read(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Best letter index and confidence of each crop from its views (N, VIEWS, features)."""
+        count = len(views)
+        seen = _ViewReadings.of(self._model, self._statistics, views.reshape(count * VIEWS, -1))
+        seen = seen.per_crop(count)
+        rows = np.arange(count)
+        chosen = np.argmax(seen.likelihood, axis=1)
+        best = seen.best[rows, chosen]
+        sureness = 1.0 - np.exp(-seen.margin[rows, chosen] / MARGIN_SCALE)
+        confidence = sureness * seen.linear_agrees[rows, chosen] * seen.within[rows, chosen]
         return best, confidence.astype(np.float32)
 
     def teach(self, crops: np.ndarray, letters: Sequence[str]) -> LetterClassifier:
@@ -278,7 +276,7 @@ def _taught(
 ) -> LetterClassifier:
     labels = np.array([LETTERS.index(letter) for letter in letters])
     copies, copy_labels = _augmented(crops, labels, np.random.default_rng(len(labels)))
-    features = letter_features(copies)
+    features, copy_labels = _training_rows(copies, copy_labels)
     statistics = base.adding_linear(features, copy_labels, OWNER_WEIGHT)
     owner = _OwnerSums.of(base.projected(features), copy_labels)
     return LetterClassifier(statistics, crops, letters, distance_reference, owner)
@@ -329,8 +327,8 @@ def _train_default() -> LetterClassifier:
         max_shear=0.15,
         italic_chance=0.5,
     )
-    features = letter_features(crops)
-    others = letter_features(_no_letter_crops(len(crops) // 6, rng))
+    features, labels = _training_rows(crops, labels)
+    others, _ = _training_rows(_no_letter_crops(len(crops) // 6, rng), np.zeros(0, np.intp))
     statistics = _statistics(features, labels, others, rng)
     projected = (features - statistics.mean) @ statistics.basis
     reference = LetterClassifier(statistics)
@@ -339,6 +337,12 @@ def _train_default() -> LetterClassifier:
         [np.quantile(distances[labels == letter, letter], 0.995) for letter in range(26)]
     )
     return LetterClassifier(statistics, distance_reference=limits * DISTANCE_SLACK)
+
+
+def _training_rows(crops: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both views of every crop as rows (N * VIEWS, features), each with its crop's label."""
+    features = letter_views(crops).reshape(len(crops) * VIEWS, FEATURE_SIZE)
+    return features, np.repeat(labels, VIEWS)
 
 
 _RECIPE_MODULES = ("letters", "letter_features", "letter_crops", "tiles", "layout")
@@ -483,6 +487,48 @@ def _owner_centred(
     counts = np.maximum(owner.counts, 1.0)[:, None]
     moved = (1 - OWNER_MEAN_SHARE) * means + OWNER_MEAN_SHARE * owner.sums / counts
     return np.where(owner.counts[:, None] > 0, moved, means), covariances
+
+
+@dataclass(frozen=True)
+class _ViewReadings:
+    """What the classifiers make of each row of features (one view of one crop)."""
+
+    best: np.ndarray
+    """The most likely letter (index)."""
+    likelihood: np.ndarray
+    """Its log-likelihood (up to a constant shared by all rows)."""
+    margin: np.ndarray
+    """Its log-likelihood's lead over the runner-up's."""
+    linear_agrees: np.ndarray
+    """The linear classifier prefers the same letter by at least LINEAR_MARGIN."""
+    within: np.ndarray
+    """The row lies within the spread of that letter's training crops."""
+
+    @staticmethod
+    def of(model: _Model, statistics: _Statistics, features: np.ndarray) -> _ViewReadings:
+        scores, distances = _quadratic_scores(model, statistics, features)
+        order = np.argsort(scores, axis=1)
+        best, second = order[:, -1], order[:, -2]
+        rows = np.arange(len(features))
+        linear = _with_bias(features) @ model.weights
+        linear_order = np.argsort(linear, axis=1)
+        linear_gap = linear[rows, linear_order[:, -1]] - linear[rows, linear_order[:, -2]]
+        return _ViewReadings(
+            best=best,
+            likelihood=scores[rows, best],
+            margin=scores[rows, best] - scores[rows, second],
+            linear_agrees=(linear_order[:, -1] == best) & (linear_gap >= LINEAR_MARGIN),
+            within=distances[rows, best] <= model.distance_limits[best],
+        )
+
+    def per_crop(self, count: int) -> _ViewReadings:
+        """Every field reshaped (count, VIEWS): rows of one crop's views side by side."""
+        return _ViewReadings(
+            **{
+                name: getattr(self, name).reshape(count, VIEWS)
+                for name in self.__dataclass_fields__
+            }
+        )
 
 
 def _distances(model: _Model, projected: np.ndarray) -> np.ndarray:
