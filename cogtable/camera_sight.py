@@ -15,7 +15,9 @@ Three kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
   table region name -> zone -> (face-up tag ids, face-down count).
 
 Whichever, a frame is never a move by itself: only the settling filter's
-commits reach the table (DESIGN.md, "Reading the physical board").
+commits reach the table (DESIGN.md, "Reading the physical board"). Each sight
+given a :class:`~cogtable.camera_picture.CameraPicture` hands it the frame with
+its own overlay when what it reads changes (``<state-dir>/camera.png``).
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from cogtable.adapters.base import CameraRegion
+from cogtable.camera_picture import CameraPicture
 from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
 from vision.cards import CardMatReading
+from vision.overlay import draw_parts_reading, draw_reading
 from vision.parts import TableReading
 from vision.reader import NO_CAMERA
 from vision.settle import BoardState, SettleStatus, SettlingFilter
@@ -63,6 +67,7 @@ class PegSight:
     clock: Callable[[], float]
     make_reader: Callable[[], Any]
     regions: Sequence[CameraRegion] = ()
+    picture: CameraPicture | None = None
     settle: SettlingFilter = field(init=False)
     board: BoardState | None = None
     reader: Any = None
@@ -72,10 +77,15 @@ class PegSight:
 
     def see(self, grabbed: Any, seen_at: float) -> None:
         """Read (unless the mock's truth camera already did) and settle one frame."""
-        if isinstance(grabbed, np.ndarray) or grabbed is None:
+        frame = grabbed if isinstance(grabbed, np.ndarray) else None
+        if frame is not None or grabbed is None:
             self.reader = self.reader or self.make_reader()  # slow to build: only when needed
             grabbed = self.reader.read(grabbed)
         status = self.settle.update(grabbed)
+        if self.picture is not None and frame is not None:
+            reading, geometry = grabbed, self.reader.geometry
+            key = (status.state, reading.status, reading.labels, reading.covered)
+            self.picture.offer(key, lambda: draw_reading(frame, reading, geometry))
         self.camera.report(
             "no camera" if status.state is BoardState.NO_CAMERA else "ok", status.message
         )
@@ -113,15 +123,32 @@ class PartsSight:
     waiting: str | None = None
     sent: bool = False
     reader: Any = None
+    picture: CameraPicture | None = None
 
     def __post_init__(self) -> None:
         self.settles = {region.name: SettlingFilter(clock=self.clock) for region in self.regions}
 
     def see(self, grabbed: Any, seen_at: float) -> None:
         """Read (unless the truth camera did) and settle each part; tell the table what changed."""
-        if isinstance(grabbed, np.ndarray) or grabbed is None:
+        frame = grabbed if isinstance(grabbed, np.ndarray) else None
+        if frame is not None or grabbed is None:
             self.reader = self.reader or self.make_reader(self.regions)
             grabbed = self.reader.read(grabbed)
+        self._see(grabbed, seen_at)
+        if frame is not None:
+            self._offer_picture(frame, grabbed)
+
+    def _offer_picture(self, frame: np.ndarray, reading: Any) -> None:
+        """The frame with the parts' overlay, when a part's state or commit changed."""
+        if self.picture is None or not isinstance(reading, TableReading):
+            return
+        layouts = [region.layout for region in self.regions if region.layout is not None]
+        states = tuple(sorted((name, state.value) for name, state in self.states.items()))
+        key = (getattr(reading, "status", None), states, repr(sorted(self.committed.items())))
+        self.picture.offer(key, lambda: draw_parts_reading(frame, reading, layouts))
+
+    def _see(self, grabbed: Any, seen_at: float) -> None:
+        """Settle each part of one reading; tell the table what changed."""
         if not isinstance(grabbed, TableReading):  # a mock camera of another kind of board
             self.camera.report("no camera", "this camera shows no printed parts")
             return
@@ -191,6 +218,8 @@ class CardsSight:
     state: BoardState | None = None
     waiting: str | None = None
     reader: Any = None
+    picture: CameraPicture | None = None
+    """Handed the frame as it is (the card mat draws no overlay of its own yet)."""
 
     def __post_init__(self) -> None:
         self.settle = SettlingFilter(clock=self.clock)
@@ -202,6 +231,9 @@ class CardsSight:
 
     def see(self, grabbed: Any, seen_at: float) -> None:
         """Read (unless the truth camera did) and settle one frame; tell the table what changed."""
+        if self.picture is not None and isinstance(grabbed, np.ndarray):
+            frame = grabbed
+            self.picture.offer(("cards", self.state, self.waiting), lambda: frame)
         if isinstance(grabbed, np.ndarray) or grabbed is None:
             self.reader = self.reader or self.make_reader(self.regions)
             grabbed = self.reader.read(grabbed)

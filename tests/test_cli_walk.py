@@ -529,6 +529,12 @@ WALKS: dict[str, list[Case]] = {
         f"sim {game}": [*sim_cases(game), *seat_cases("sim", game)]
         for game in ("cog", "commissars", "cookie", "kogworks")
     },
+    "snapshot": [
+        *status_cases("snapshot", "{d}/out/s.png"),
+        case("unwritable output", "cannot write {d}/missing/x", "snapshot", "{d}/missing/x"),
+        case("folder", "cannot write {d}/folder", "snapshot", "{d}/folder"),
+        case("wrong types", "is a .png file", "snapshot", "{d}/out/x.jpg"),
+    ],
     "status": status_cases("status"),
     "web": [
         case("missing file", "there is no such folder", "web", "--state-dir", "{d}/missing"),
