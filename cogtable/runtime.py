@@ -49,6 +49,7 @@ from typing import Any
 
 from cogtable.adapters.base import CameraRegion
 from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
+from cogtable.camera_picture import CameraPicture
 from cogtable.camera_sight import CameraPart, PartsSight, PegSight
 from cogtable.console_inbox import Inbox
 from cogtable.controller import Controller
@@ -200,6 +201,8 @@ class Runtime:
         self.geometry = board_geometry(profile)
         self.calibration = camera_calibration(profile)
         self.journal = Journal(self.state_dir / JOURNAL_NAME)
+        self.picture = CameraPicture.in_state_dir(self.state_dir, time.monotonic)
+        """The camera's latest overlay picture, ``<state-dir>/camera.png`` (cogtable snapshot)."""
         try:
             self._build(profile)
         except BaseException:
@@ -462,6 +465,7 @@ class Runtime:
             seen_at = time.perf_counter()
             if sight is None or _regions_of(sight) != regions:
                 sight = self._sight(regions, part)
+                sight.picture = self.picture
             sight.see(grabbed, seen_at)
             if self.world is None:
                 self._stop.wait(FRAME_PERIOD_S)
