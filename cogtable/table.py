@@ -72,6 +72,8 @@ FLASH_SECONDS = 0.5
 MAX_ACTIONS_PER_READING = 64
 """At most this many actions are read off one settled reading (a guard against a loop)."""
 CHOICE_SHOWN_SECONDS = 3.0
+SUMMARY_SECONDS = 4.0
+"""How long a seat's LED shows what its button asked for (:meth:`TableAdapter.seat_summary`)."""
 CONFIRM_SECONDS = 5.0
 """A second press of new game within this many seconds abandons the game in progress."""
 """How long the seat LEDs show which game a long press of new game chose."""
@@ -107,6 +109,8 @@ class TableView:
     """When new game was pressed once during a game (a second press abandons it)."""
     taken_back: str = ""
     """After an undo, until the board matches again: what was taken back and how to put it right."""
+    summary: tuple[int, float, str] | None = None
+    """A seat's summary asked for by its button: the seat, since when, the words."""
 
 
 class GameTable:
@@ -200,6 +204,10 @@ class GameTable:
         chosen = self.view.chosen_at
         if chosen is not None and now - chosen > CHOICE_SHOWN_SECONDS:
             self.view.chosen_at = None
+            self.show(now)
+        summary = self.view.summary
+        if summary is not None and now - summary[1] > SUMMARY_SECONDS:
+            self.view.summary = None
             self.show(now)
 
     def status(self, asked: list[Asked] | None = None) -> dict[str, Any]:
@@ -345,6 +353,12 @@ class GameTable:
             if ask.request.player == press.seat and default is not None:
                 self._apply(default, "button", now)
                 return
+        summary = (
+            self.adapter.seat_summary(self.state, press.seat) if self._plays(press.seat) else ""
+        )
+        if summary:
+            self.view.summary = (press.seat, now, summary)
+            return
         who = self._seat_name(press.seat)
         self.view.message = (
             f"{who}'s {press.button} button: nothing for {who} to {press.button} now"
@@ -510,6 +524,7 @@ class GameTable:
             accepted=self.view.accepted,
             message=self.view.message,
             last=self.view.last,
+            summary_seat=self.view.summary[0] if self.view.summary else None,
         )
 
     def frame(self, scene: Scene | None = None) -> Frame:
@@ -550,6 +565,7 @@ class GameTable:
         lines += [f"waiting for: {ask.question(state)}" for ask in asked]
         lines += [f"last: {self.view.last}"] if self.view.last else []
         lines += [f"refused: {scene.message}"] if scene.message else []
+        lines += [f"asked: {self.view.summary[2]}"] if self.view.summary else []
         lines += [f"camera: {self.adapter.camera_note}"] if self.adapter.camera_note else []
         return [*lines, *self.adapter.screen(state, scene)]
 

@@ -105,6 +105,8 @@ class Scene:
     message: str = ""
     last: str = ""
     """The last thing that happened, in words (an event or an action)."""
+    summary_seat: int | None = None
+    """The seat whose button asked for its summary (:meth:`TableAdapter.seat_summary`) just now."""
 
     def choosing(self) -> tuple[int, ...]:
         """The players asked to choose, in the order the table asks them (first: whose turn)."""
@@ -263,6 +265,15 @@ class TableAdapter(ABC):
         (the Cookie on a card mat: "I looked" at the exclusion card).
         """
         return request.default
+
+    def seat_summary(self, state: State, seat: int) -> str:
+        """What a seat's confirm or pass button shows when it has nothing to answer ("": nothing).
+
+        The table says it on the screen and, for a few seconds, lets :meth:`frame`
+        draw it on the seat's LED (``Scene.summary_seat``): Cogs and Commissars
+        shows the seat's Citizen points there.
+        """
+        return ""
 
     def fill(self, request: Request, answer: Sensed) -> Action | None:
         """The action a sensed answer stands for in ``request``; None if it fits none."""
