@@ -327,16 +327,32 @@ def _train_default() -> LetterClassifier:
         max_shear=0.15,
         italic_chance=0.5,
     )
-    features, labels = _training_rows(crops, labels)
+    features, row_labels = _training_rows(crops, labels)
     others, _ = _training_rows(_no_letter_crops(len(crops) // 6, rng), np.zeros(0, np.intp))
-    statistics = _statistics(features, labels, others, rng)
-    projected = (features - statistics.mean) @ statistics.basis
-    reference = LetterClassifier(statistics)
-    distances = _distances(reference._model, projected)
-    limits = np.array(
-        [np.quantile(distances[labels == letter, letter], 0.995) for letter in range(26)]
-    )
-    return LetterClassifier(statistics, distance_reference=limits * DISTANCE_SLACK)
+    statistics = _statistics(features, row_labels, others, rng)
+    reference = LetterClassifier(statistics)._model
+    limits = _distance_limits(reference, statistics, features, labels)
+    return LetterClassifier(statistics, distance_reference=limits)
+
+
+def _distance_limits(
+    model: _Model, statistics: _Statistics, features: np.ndarray, labels: np.ndarray
+) -> np.ndarray:
+    """(26,) squared distances beyond which a crop is no letter this classifier knows.
+
+    ``features`` are the training rows (each crop's views in turn), ``labels`` the
+    crops' letters.
+
+    DISTANCE_SLACK times the 99.5th percentile of the distances of each letter's
+    training crops in the view the reader would read (the more letter-like one):
+    the other view, often cut badly, would widen the limit and let a wrong letter by.
+    """
+    scores, distances = _quadratic_scores(model, statistics, features)
+    crops = len(labels)
+    read_view = np.argmax(scores.max(axis=1).reshape(crops, VIEWS), axis=1)
+    read = distances.reshape(crops, VIEWS, -1)[np.arange(crops), read_view]
+    limits = [np.quantile(read[labels == letter, letter], 0.995) for letter in range(26)]
+    return np.array(limits) * DISTANCE_SLACK
 
 
 def _training_rows(crops: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
