@@ -16,6 +16,7 @@ from typing import Any
 
 from cogtable.adapters import adapter_for, table_games
 from cogtable.errors import UserError
+from cogtable.sensing import Sensors
 from games.core import BadOptions, new_game
 from hardware.profile import Profile
 
@@ -48,7 +49,7 @@ def choose(
         )
     given = dict(profile.table.options) if name == profile.table.game else {}
     given.update(options or {})
-    adapter = adapter_for(name)
+    adapter = adapter_for(name).fitted(Sensors.of(profile))  # a card mat: roles seen late
     chosen = GameChoice(name, adapter.options_for(given, len(profile.seats)))
     try:
         new_game(name, chosen.options)
@@ -64,7 +65,7 @@ def candidates(profile: Profile) -> list[GameChoice]:
     """Every game and variant the table knows, with options fitted to the profile's seats."""
     found = []
     for name in table_games():
-        adapter = adapter_for(name)
+        adapter = adapter_for(name).fitted(Sensors.of(profile))
         for variant in adapter.player_counts or {"": ()}:
             given = {"variant": variant} if variant else {}
             if name == profile.table.game and adapter.variant(profile.table.options) == variant:

@@ -50,7 +50,8 @@ from typing import Any
 from cogtable.adapters.base import CameraRegion
 from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
 from cogtable.camera_picture import CameraPicture
-from cogtable.camera_sight import CameraPart, PartsSight, PegSight
+from cogtable.camera_sight import CameraPart, CardsSight, PartsSight, PegSight
+from cogtable.card_mat_setup import card_mat
 from cogtable.console_inbox import Inbox
 from cogtable.controller import Controller
 from cogtable.errors import UserError
@@ -449,7 +450,7 @@ class Runtime:
 
     def _read_camera(self) -> None:
         camera, part = None, CameraPart(self.offer)
-        sight: PegSight | PartsSight | None = None
+        sight: PegSight | PartsSight | CardsSight | None = None
         while not self._stop.is_set():
             regions = self.table.adapter.regions_for(self.table.state)
             if not regions:
@@ -480,14 +481,26 @@ class Runtime:
         else:
             self.world.tick()
 
-    def _sight(self, regions: tuple[CameraRegion, ...], part: CameraPart) -> PegSight | PartsSight:
-        """How the game's regions are read and settled: the peg disk, or printed parts."""
+    def _sight(
+        self, regions: tuple[CameraRegion, ...], part: CameraPart
+    ) -> PegSight | PartsSight | CardsSight:
+        """How the game's regions are read and settled: the peg disk, printed parts, a card mat."""
         readers = {region.reader for region in regions}
         if readers == {"peg-disk"}:
             return PegSight(self.offer, part, self.clock, self._disk_reader, regions=regions)
         if readers == {"parts"}:
             return PartsSight(self.offer, part, self.clock, regions, self._parts_reader)
-        raise UserError(f"no vision reader for {sorted(readers)}: this table reads peg-disk, parts")
+        if readers == {"cards"}:
+            return CardsSight(self.offer, part, self.clock, regions, self._cards_reader)
+        raise UserError(
+            f"no vision reader for {sorted(readers)}: this table reads peg-disk, parts, cards"
+        )
+
+    def _cards_reader(self, regions: Sequence[CameraRegion]) -> Any:
+        """The card reader for the profile's card mat."""
+        from vision.cards import CardReader
+
+        return CardReader(card_mat(self.profile))
 
     def _disk_reader(self) -> BoardReader:
         """The Kogworks disk reader for the profile's board and calibration."""
@@ -541,7 +554,7 @@ class Runtime:
         self._threads.append(thread)
 
 
-def _regions_of(sight: PegSight | PartsSight) -> tuple[CameraRegion, ...]:
+def _regions_of(sight: PegSight | PartsSight | CardsSight) -> tuple[CameraRegion, ...]:
     return tuple(sight.regions)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cogtable.adapters.base import TableAdapter, is_public
+from cogtable.card_mat_setup import card_mat
 from games.core import CHANCE, Request, State
 from hardware.profile import Profile
 from vision.card_mat import CardMatLayout
@@ -40,12 +41,7 @@ class Sensors:
     camera_dice: bool = False
     """Physical dice the camera reads in the board's die slots (``[dice] camera``)."""
     card_mat: CardMatLayout | None = None
-    """The card mat the camera reads cards on; None: cards go by the console.
-
-    Not taken from the profile's ``[cards]`` yet: the runtime has no sight for a
-    ``cards`` region until the card reader's table side is in (then a game read
-    on the mat would stall), so only a table built with a mat reads one.
-    """
+    """The profile's card mat (``[cards]``), where the camera reads cards; None: none."""
 
     @classmethod
     def of(cls, profile: Profile) -> Sensors:
@@ -53,6 +49,7 @@ class Sensors:
         return cls(
             dice=bool(profile.dice.pico) or profile.dice.roll_pin is not None,
             camera_dice=profile.dice.camera,
+            card_mat=card_mat(profile) if profile.cards is not None else None,
         )
 
 

@@ -594,7 +594,11 @@ def _segments(frame: Frame, names: Sequence[str]) -> Frame:
 
 
 def _show_game_number(leds: Frame, number: int) -> None:
-    """The chosen game's place in the list: that many seat LEDs (from the first) glow white."""
+    """The chosen game's place in the list: that many seat LEDs (from the first) glow white.
+
+    The other seat LEDs are dark meanwhile (a game whose seats all act at once lights them all).
+    """
+    leds.clear("seats")
     for seat in range(min(number + 1, leds.size("seats"))):
         leds.set("seats", seat, WHITE)
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from cogtable.adapters import adapter_for, table_games
 from cogtable.board_setup import board_geometry
+from cogtable.card_mat_setup import card_mat
 from cogtable.commands._seats import (
     CONVENTION,
     STRONG,
@@ -50,14 +51,17 @@ from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
 from cogtable.letter_teach import teach, teach_scene_frames
+from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.players import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
+from cogtable.sensing import Sensors
 from games.core import new_game
 from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
+from vision.card_mat import standard_mat
 from vision.letters import LetterClassifier
 
 NAME = "sim"
@@ -74,6 +78,8 @@ The synthetic camera's board fills 78-95% of the shorter side; below this
 some camera poses are never read at all, and the game would never end.
 ``benchmarks/bench_readable_size.py`` measures it.
 """
+EVERY_PART = Sensors(card_mat=standard_mat(6))
+"""A table with every part a game may be read on (to know how a game is read, profile aside)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,13 +103,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         reads = _readers(game)
         if reads != {"peg-disk"}:
             sub = _console_game_arguments(games, game)
-        if reads == {"parts"}:
+        if reads in ({"parts"}, {"cards"}):
             _camera_arguments(sub, (1920, 1080), default="truth")
 
 
 def _readers(game: str) -> set[str]:
-    """How the camera reads ``game``: ``peg-disk``, ``parts``, or nothing (the console)."""
-    return {region.reader for region in adapter_for(game).camera_regions()}
+    """How the camera reads ``game``: ``peg-disk``, ``parts``, ``cards``, or nothing (the console).
+
+    A game read only on a part the profile may lack (the Cookie's card mat) counts as read.
+    """
+    adapter = adapter_for(game)
+    regions = adapter.camera_regions() or adapter.fitted(EVERY_PART).camera_regions()
+    return {region.reader for region in regions}
 
 
 def _camera_arguments(
@@ -370,9 +381,14 @@ def _remembered(path: Path, game: str) -> dict[str, Any] | None:
     return data  # type: ignore[no-any-return]
 
 
-def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> MockWorld | PartsWorld:
-    """The physical table: printed parts for a game read in parts, else an idle disk world."""
-    if _readers(choice.game) != {"parts"}:
+def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> Any:
+    """The physical table: printed parts or the profile's card mat for a game read on them,
+    else an idle disk world (the console)."""
+    reads = _readers(choice.game)
+    if reads == {"cards"} and profile.cards is not None:
+        mat = card_mat(profile)
+        return CardsWorld(mat, camera=args.camera, camera_size=args.size, seed=args.seed)
+    if reads != {"parts"}:
         return MockWorld(camera="truth", seed=args.seed, geometry=board_geometry(profile))
     state = new_game(choice.game, choice.options, 0)
     regions = adapter_for(choice.game).regions_for(state)
@@ -399,7 +415,7 @@ def _owner_taught(world: MockWorld | PartsWorld, profile: Any) -> LetterClassifi
 
 def _restore_table(world: MockWorld | PartsWorld, remembered: dict[str, Any], path: Path) -> None:
     """Lay the parts out as a killed run left them (what the people had put where)."""
-    if not isinstance(world, PartsWorld) or "table" not in remembered:
+    if not isinstance(world, PartsWorld | CardsWorld) or "table" not in remembered:
         return
     try:
         world.restore(remembered["table"])
@@ -423,7 +439,7 @@ def _console_people(
         runtime.put(Shutdown("the mock games are over"))
 
     try:
-        if isinstance(world, PartsWorld):  # the game's own people, who lay its pieces
+        if isinstance(world, PartsWorld | CardsWorld):  # the game's own people, who lay pieces
             people = importlib.import_module(f"cogtable.mock.{choice.game}_people").TablePeople
             return people(runtime, choice, args.seed, style, args.games, say, finish, world=world)
         return ConsolePeople(runtime, choice, args.seed, style, args.games, say, finish)
@@ -446,7 +462,7 @@ class ConsoleSaver:
     def __call__(self, world: MockWorld | PartsWorld) -> None:
         """Save if the games played (or the parts on the table) changed since the last frame."""
         data = self.people.to_json()
-        if isinstance(self.world, PartsWorld):
+        if isinstance(self.world, PartsWorld | CardsWorld):
             data = {**data, "table": self.world.to_json()}
         if data != self.last:
             self.last = data

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cogtable.adapters import adapter_for
+from cogtable.card_mat_setup import card_mat
 from cogtable.sensing import Sensors, open_requests, route
 from games.core import CHANCE, Action, Request, RequestOption, new_game
 from hardware.profile import load_profile
@@ -15,8 +16,9 @@ from tests.runtime.neutral_helpers import find_state, hidden_blitz, play_until, 
 COG = adapter_for("cog")
 
 
-def test_the_mock_profile_declares_dice() -> None:
-    assert Sensors.of(load_profile()) == Sensors(dice=True)
+def test_the_mock_profile_declares_dice_and_a_card_mat() -> None:
+    profile = load_profile()
+    assert Sensors.of(profile) == Sensors(dice=True, card_mat=card_mat(profile))
 
 
 def test_a_cog_die_goes_to_the_dice_when_the_table_has_them_else_to_the_console() -> None:

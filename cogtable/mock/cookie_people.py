@@ -1,0 +1,424 @@
+"""Simulated Cookie 2.0 players at a table whose camera reads the card mat.
+
+They play as people at such a table do, with their hands on the simulated
+mat (:class:`~cogtable.mock.cards_world.CardsWorld`): each turn every seat
+lays its card face down in its zone, and once the seat LEDs give the reveal
+signal (every seat pulsing green) they turn their cards up together; a
+Sword or Shield is aimed by moving it into the target's zone; Role cards,
+kept face down in front of their owners, are turned up in their zones when
+the table asks for them (all at once at a round's end, in no particular
+order); The Big Hunt's claims are laid face up in turn, a challenge is a
+Role card turned up in another seat's zone, "I looked" is the seat's
+confirm button, and the target and the exclusion card are turned up in the
+centre. A card the table has taken leaves the mat at the next look (into the
+owner's row in front of them), so a zone never holds more than it can.
+
+They make a person's mistakes, which the table must refuse: a Sword or
+Shield laid before a player the rules do not allow (they move it when the
+seat blinks red), a card turned up before everyone has placed, a claim laid
+out of turn; and now and then someone forgets to press "I looked" for a
+while. Whatever the table cannot read (a deal the table was told to know)
+they answer at the console as :class:`~cogtable.mock.console_people.ConsolePeople`.
+``meant`` is every action they meant the table to take, in the engine's order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogtable.adapters.base import GREEN
+from cogtable.adapters.cookie_cards import Card, role, set_card, tag_of
+from cogtable.adapters.cookie_judge import simultaneous
+from cogtable.mock.cards_world import CardsWorld
+from cogtable.mock.console_people import ConsolePeople
+from games.cookie.actions import (
+    Aim,
+    Challenge,
+    Claim,
+    Hunt,
+    Look,
+    OpenExclusion,
+    Play,
+    RevealRole,
+    RevealTarget,
+)
+from games.cookie.bighunt import BigHuntState
+from games.cookie.common import CookieState
+from games.cookie.hunt import HuntState
+from games.core import CHANCE, Action, Record, replay
+from vision.card_mat import CENTRE
+
+HAND_FRAMES = (2, 4)
+"""A hand stays over the mat this many frames (fewest, most) while laying a card."""
+PATIENCE_FRAMES = 25
+"""Frames to wait for the table to take what was laid, before looking again."""
+FORGET_FRAMES = 12
+"""How long someone who forgot to press "I looked" takes to remember."""
+Zones = dict[str, tuple[Counter[int], int]]
+"""Zone name -> (face-up tag ids, backs): a mat as the people mean it to be."""
+
+
+@dataclass
+class Laying:
+    """A hand at work on the mat: the zones to change, until when, and what it means."""
+
+    who: str
+    target: Zones
+    until: int
+    actions: tuple[Action, ...]
+    mistake: bool = False
+
+
+@dataclass
+class Waiting:
+    """Something laid, waiting for the table to take it (its move count to go on)."""
+
+    actions: tuple[Action, ...]
+    ply: int
+    since: int
+    mistake: bool = False
+
+
+@dataclass
+class CookieTablePeople(ConsolePeople):
+    """Everyone at a Cookie table read by the camera, acting once per frame of the world."""
+
+    world: CardsWorld | None = None
+    laying: Laying | None = None
+    waiting: Waiting | None = None
+    placed: dict[int, str] = field(default_factory=dict)
+    """The card each seat laid face down this turn (their secret)."""
+    meant: list[Action] = field(default_factory=list)
+    """Every action the people meant the table to take (not a slip), in order."""
+    forgot_until: int = 0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        assert self.world is not None, "the Cookie's people play on a card mat"
+        self.zones = {
+            zone.seat - 1: zone.name for zone in self.world.mat.zones if zone.seat is not None
+        }
+
+    def __call__(self, world: Any) -> None:
+        """Look at the table and do one thing, at one frame of the world."""
+        if self.finished:
+            return
+        status = self.table.shown_status()
+        self._follow(status)
+        if status.get("game_id") != self.game_id:
+            return
+        if self.laying is not None:
+            self._go_on_laying()
+            return
+        if self.waiting is not None and self._still_waiting(status):
+            return
+        self._catch_up()
+        if self.memory.is_over() or status.get("outcome"):
+            if self._mat_right():
+                self._game_over(status)
+            return
+        if not self._mat_right() or not status.get("in_sync") or status.get("waiting"):
+            return
+        asked = status.get("waiting_for") or []
+        if asked and status.get("ply") == len(self.memory.history):
+            self._answer(self.rng.choice(asked), status)
+
+    # -- keeping up with the table ----------------------------------------------------
+
+    def _catch_up(self) -> None:
+        """Believe the table's game over memory (an undo, a restart): its record, replayed."""
+        table = getattr(self.table, "table", None)
+        state = None if table is None else table.state
+        if state is not None and state.history != self.memory.history:
+            if len(state.history) < len(self.memory.history):
+                del self.meant[len(state.history) - len(self.memory.history) :]
+            self.memory = replay(state.record())
+        acting = set(self.memory.to_act())
+        self.placed = {seat: card for seat, card in self.placed.items() if seat in acting}
+        if not simultaneous(self.state):
+            self.placed.clear()
+
+    @property
+    def state(self) -> CookieState:
+        assert isinstance(self.memory, CookieState)
+        return self.memory
+
+    def _mat_right(self) -> bool:
+        """Put the mat as the people mean it (cards taken leave it); True if it already was."""
+        target = self._target()
+        if _differs(self._mat(), target):
+            self._lay("tidy", target, ())
+            return False
+        return True
+
+    def _target(self) -> Zones:
+        """The mat as it should be now: backs of cards laid this turn, Swords still to aim."""
+        zones: Zones = {zone.name: (Counter(), 0) for zone in self.world.mat.zones}  # type: ignore[union-attr]
+        for seat in self.placed:
+            zones[self.zones[seat]] = (Counter(), 1)
+        state = self.state
+        if isinstance(state, HuntState) and state.phase == "aim":
+            for seat in state.aiming:
+                card = set_card(state.played[seat][-1], seat)
+                zones[self.zones[seat]][0][tag_of(card)] += 1
+        return zones
+
+    def _mat(self) -> Zones:
+        assert self.world is not None
+        return {name: (Counter(up), down) for name, (up, down) in self.world.contents().items()}
+
+    # -- answering ---------------------------------------------------------------------
+
+    def _answer(self, asked: dict[str, Any], status: dict[str, Any]) -> None:
+        if asked["route"] != "camera":
+            super()._answer(asked, status)
+            return
+        if asked["kind"] != "choice":
+            self._turn_up_chance()
+        elif simultaneous(self.state):
+            self._lay_face_down(asked["player"])
+        elif isinstance(self.state, HuntState):
+            self._aim(asked["player"])
+        elif self.state.phase == "claim":
+            self._claim(asked["player"])
+        else:
+            self._check(asked["player"])
+
+    def _choice(self, seat: int) -> Action:
+        return self.players[seat](self.memory.clone(), seat, self.rng)
+
+    def _lay_face_down(self, seat: int) -> None:
+        """A seat lays its card face down; when all have and the LEDs say so, all turn up."""
+        waiting = [s for s in self.state.seat_order() if s in self.state.to_act()]
+        if seat in self.placed:
+            if set(self.placed) >= set(waiting) and self._reveal_shown():
+                self._turn_up_all(waiting)
+            return
+        card = _card(self._choice(seat))
+        zone = self.zones[seat]
+        if len(waiting) - len(self.placed) > 1 and self.rng.random() < self.style.mistake_rate:
+            target = self._mat()  # too soon: turned up before the others have placed
+            target[zone] = (Counter({tag_of(set_card(card, seat)): 1}), 0)
+            self._lay(self._name(seat), target, (), mistake=True)
+            return
+        self.placed[seat] = card
+        self._lay(self._name(seat), self._target(), ())
+
+    def _reveal_shown(self) -> bool:
+        """Every seat LED of a player pulses green: the table's reveal signal."""
+        frame = getattr(self.table, "visible_frame", lambda: None)()
+        if frame is None:
+            return True
+        looks = frame.looks.get("seats", [])[: self.state.num_players]
+        return bool(looks) and all(look.colour == GREEN for look in looks)
+
+    def _turn_up_all(self, waiting: list[int]) -> None:
+        """Everyone turns their card up at once: the table takes them in seat order."""
+        make = Play if isinstance(self.state, HuntState) else Hunt
+        actions = tuple(make(self.placed[seat], player=seat) for seat in waiting)
+        target = self._mat()
+        for seat in waiting:
+            target[self.zones[seat]] = (Counter({tag_of(set_card(self.placed[seat], seat)): 1}), 0)
+        self.placed.clear()
+        self._lay("everyone", target, actions)
+
+    def _aim(self, seat: int) -> None:
+        """Move the Sword or Shield to the chosen player's zone (now and then a refused one)."""
+        state = self.state
+        assert isinstance(state, HuntState)
+        aim = self._choice(seat)
+        assert isinstance(aim, Aim)
+        card = set_card(state.played[seat][-1], seat)
+        allowed = state.allowed_targets(seat)
+        refused = [t for t in range(state.num_players) if t != seat and t not in allowed]
+        mistake = bool(refused) and self.rng.random() < self.style.mistake_rate
+        target_seat = self.rng.choice(refused) if mistake else aim.target
+        target = self._mat()
+        target[self.zones[seat]][0][tag_of(card)] -= 1
+        target[self.zones[target_seat]][0][tag_of(card)] += 1
+        self._lay(self._name(seat), target, () if mistake else (aim,), mistake)
+
+    def _claim(self, seat: int) -> None:
+        """Phase 1: lay the claimed character face up (now and then another seat out of turn)."""
+        claim = self._choice(seat)
+        assert isinstance(claim, Claim)
+        others = [s for s in range(self.state.num_players) if s != seat]
+        if self.rng.random() < self.style.mistake_rate:
+            eager = self.rng.choice(others)
+            card = set_card(self.rng.choice(self.state.hands[eager]), eager)  # type: ignore[attr-defined]
+            self._lay_cards(self._name(eager), {self.zones[eager]: [card]}, (), mistake=True)
+            return
+        card = set_card(claim.character, seat)
+        self._lay_cards(self._name(seat), {self.zones[seat]: [card]}, (claim,))
+
+    def _check(self, seat: int) -> None:
+        """Phase 2: turn up another player's Role card, or press confirm for "I looked"."""
+        state = self.state
+        assert isinstance(state, BigHuntState)
+        action = self._choice(seat)
+        if isinstance(action, Look):
+            if self.world.frames < self.forgot_until:  # type: ignore[union-attr]
+                return
+            if not self.forgot_until and self.rng.random() < self.style.mistake_rate:
+                self.forgot_until = self.world.frames + FORGET_FRAMES  # type: ignore[union-attr]
+                self.say(f"{self._name(seat)} forgot to press confirm")
+                return
+            self.forgot_until = 0
+            if self.table.press(seat, "confirm"):
+                self.meant.append(action)
+            return
+        assert isinstance(action, Challenge)
+        twin = state.clone()
+        twin.apply(action)
+        turned = self._sampled(twin)
+        assert isinstance(turned, RevealRole)
+        slot = _slot_the_table_reads(state, action.seat, turned.character)
+        meant = (
+            Challenge(action.seat, slot, player=seat),
+            RevealRole(action.seat, turned.character, slot, player=CHANCE),
+        )
+        self._lay_cards(
+            self._name(seat), {self.zones[action.seat]: [role(turned.character)]}, meant
+        )
+
+    def _turn_up_chance(self) -> None:
+        """Role cards for scoring (all at once), the exclusion card or the target (centre)."""
+        twin = self.state.clone()
+        turned: list[Action] = []
+        laid: dict[str, list[Card]] = {}
+        while twin.to_act() == (CHANCE,) and not twin.is_over() and twin.round == self.state.round:
+            action = self._sampled(twin)
+            twin.apply(action)
+            turned.append(action)
+            if isinstance(action, RevealRole):
+                laid.setdefault(self.zones[action.seat], []).append(role(action.character))
+            elif isinstance(action, OpenExclusion | RevealTarget):
+                laid.setdefault(CENTRE, []).append(role(action.character))
+            if not isinstance(action, RevealRole) or not isinstance(twin, HuntState):
+                break  # one card at a time, but every Role card at a round's end
+        self._lay_cards("the table", laid, tuple(turned))
+
+    def _sampled(self, state: CookieState) -> Action:
+        outcomes = state.chance_outcomes()
+        return self.rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+    # -- hands on the mat --------------------------------------------------------------
+
+    def _lay_cards(
+        self, who: str, cards: dict[str, list[Card]], actions: tuple[Action, ...], mistake=False
+    ) -> None:
+        target = self._mat()
+        for zone, laid in cards.items():
+            for card in laid:
+                target[zone][0][tag_of(card)] += 1
+        self._lay(who, target, actions, mistake)
+
+    def _lay(
+        self, who: str, target: Zones, actions: tuple[Action, ...], mistake: bool = False
+    ) -> None:
+        """Reach over the first zone to change; the change is made, the hand stays a while."""
+        assert self.world is not None
+        changed = [name for name in target if _zone_differs(self._mat(), target, name)]
+        if not changed:
+            return
+        self.world.reach(who, changed[0])
+        if not mistake:
+            self.meant.extend(actions)
+        until = self.world.frames + self.rng.randint(*HAND_FRAMES)
+        self.laying = Laying(who, target, until, actions, mistake)
+
+    def _go_on_laying(self) -> None:
+        assert self.world is not None and self.laying is not None
+        laying = self.laying
+        _make(self.world, self._mat(), laying.target)
+        if self.world.frames < laying.until:
+            return
+        self.world.withdraw(laying.who)
+        self.laying = None
+        if laying.actions or laying.mistake:
+            ply = len(self.memory.history)
+            self.waiting = Waiting(laying.actions, ply, self.world.frames, laying.mistake)
+
+    def _still_waiting(self, status: dict[str, Any]) -> bool:
+        """Whether to go on waiting for the table to take what was laid."""
+        assert self.world is not None and self.waiting is not None
+        waiting = self.waiting
+        if waiting.actions and status.get("ply", 0) >= waiting.ply + len(waiting.actions):
+            self.waiting = None
+            self.say(f"{'; '.join(a.notation() for a in waiting.actions)}: accepted")
+            return False
+        if status.get("verdict") == "illegal":
+            self.waiting = None
+            self.mistakes += waiting.mistake
+            self.say(f"the table blinks red: {status.get('message', '')}; putting it right")
+            return False
+        if self.world.frames - waiting.since < PATIENCE_FRAMES:
+            return True
+        self.waiting = None
+        return False
+
+    def _undo(self) -> None:
+        """The last player holds undo; the mat is then put as the game says."""
+        last = self.memory.history[-1]
+        seat = last.player if last.player != CHANCE else 0
+        if self.table.press(seat, "undo", held=True):
+            record = self.memory.record()
+            if self.table.shown_status().get("ply") == len(record.actions) - 1:
+                self.memory = replay(
+                    Record(record.game, record.options, record.seed, record.actions[:-1])
+                )
+                self.meant.pop()
+                self.undos += 1
+
+    def _name(self, seat: int) -> str:
+        return self.memory.player_name(seat)
+
+
+def _card(action: Action) -> str:
+    assert isinstance(action, Play | Hunt), action
+    return action.card if isinstance(action, Play) else action.character
+
+
+def _slot_the_table_reads(state: BigHuntState, seat: int, character: str) -> int:
+    """With two Role cards the camera cannot tell which was turned up: the table's reading."""
+    hidden = [slot for slot in range(state.slots) if not state.revealed[seat][slot]]
+    matching = [slot for slot in hidden if state.claims[seat][slot] == character]
+    return (matching or hidden)[0]
+
+
+def _zone_differs(mat: Zones, target: Zones, name: str) -> bool:
+    up, down = mat.get(name, (Counter(), 0))
+    want_up, want_down = target.get(name, (Counter(), 0))
+    return +up != +want_up or down != want_down
+
+
+def _differs(mat: Zones, target: Zones) -> bool:
+    return any(_zone_differs(mat, target, name) for name in set(mat) | set(target))
+
+
+def _make(world: CardsWorld, mat: Zones, target: Zones) -> None:
+    """Change the world's mat into ``target``: a back turned up where one is to go, else laid."""
+    for name in target:
+        up, down = mat.get(name, (Counter(), 0))
+        want_up, want_down = target[name]
+        gone, new = +(up - want_up), +(want_up - up)
+        for tag in gone.elements():
+            world.take(name, tag)
+        turned = min(down - want_down, sum(new.values())) if down > want_down else 0
+        new_tags = list(new.elements())
+        for tag in new_tags[:turned]:
+            world.turn_up(name, tag)
+        for tag in new_tags[turned:]:
+            world.lay(name, tag)
+        for _ in range(max(0, down - turned - want_down)):
+            world.take(name, None)
+        for _ in range(max(0, want_down - down)):
+            world.lay(name, None)
+
+
+TablePeople = CookieTablePeople
+"""The people :mod:`cogtable.commands.sim` seats at a Cookie table read by the camera."""
+
+__all__ = ["CookieTablePeople", "TablePeople"]

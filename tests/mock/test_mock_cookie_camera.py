@@ -1,0 +1,107 @@
+"""End to end: whole Cookie games on the mock card mat, through the camera (truth readings).
+
+Simulated people lay, turn up and aim their cards on the mock mat
+(:mod:`cogtable.mock.cookie_people`), press confirm for "I looked", and make
+mistakes the table must refuse (a Sword before a player the rules do not
+allow, a card turned up too soon, a claim out of turn). Each run must end
+with one finished game whose journal holds exactly the actions the people
+meant, every one of them read by the camera or a seat button.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogtable.cli import build_parser
+from cogtable.commands import sim
+from cogtable.journal import Journal
+from cogtable.mock.cards_world import CardsWorld
+from cogtable.mock.cookie_people import CookieTablePeople
+from cogtable.runtime import JOURNAL_NAME
+from games.cookie.actions import Look
+from hardware.profile import load_profile
+
+RUNS = {
+    "hunt-4": ["--variant", "hunt", "--players", "4", "--seed", "11"],
+    "big-hunt-2": ["--variant", "big-hunt", "--players", "2", "--seed", "12"],
+    "big-hunt-3": ["--variant", "big-hunt", "--players", "3", "--seed", "13"],
+}
+
+
+def _run(argv: list[str], folder: Path) -> tuple[sim.Played, int]:
+    args = build_parser().parse_args(["sim", "cookie", *argv, "--quiet"])
+    played = sim.play_at_console(args, load_profile(), folder)
+    return played, sim.report_console(played, folder)
+
+
+def _journal(folder: Path) -> tuple[list[str], list[object], list[str]]:
+    with Journal(folder / JOURNAL_NAME) as journal:
+        (game,) = journal.games()
+        record = journal.record(game.id)
+        rows = journal.connection.execute("SELECT source FROM actions").fetchall()
+        return [game.status], list(record.actions), [source for (source,) in rows]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[sim.Played, int, Path]]:
+    runs = {}
+    for name, argv in RUNS.items():
+        folder = tmp_path_factory.mktemp(name)
+        played, status = _run(argv, folder)
+        runs[name] = (played, status, folder)
+    return runs
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
+    played: dict[str, tuple[sim.Played, int, Path]], name: str
+) -> None:
+    run, status, folder = played[name]
+    people = run.people
+    assert isinstance(people, CookieTablePeople) and isinstance(people.world, CardsWorld)
+    assert people.finished and status == 0, run.reason
+    statuses, actions, sources = _journal(folder)
+    assert statuses == ["finished"]
+    assert actions == people.meant, "the journal holds exactly what the people meant"
+    assert set(sources) <= {"camera", "button"}
+    looks = [action for action in actions if isinstance(action, Look)]
+    assert sources.count("button") == len(looks), "only 'I looked' is a button"
+    assert run.runtime.table.state.outcome() is not None
+
+
+def test_the_people_made_mistakes_and_the_table_refused_them(
+    played: dict[str, tuple[sim.Played, int, Path]],
+) -> None:
+    mistakes = {
+        name: sum(log.mistakes for log in run.people.played) for name, (run, _, _) in played.items()
+    }
+    assert sum(mistakes.values()) >= 3 and all(mistakes.values()), mistakes
+
+
+def test_without_a_card_mat_the_cookie_is_played_at_the_console(tmp_path: Path) -> None:
+    profile_text = (Path(load_profile().source).read_text()).split("\n[cards]")[0]
+    bare = tmp_path / "no-mat.toml"
+    bare.write_text(profile_text)
+    args = build_parser().parse_args(
+        [
+            "sim",
+            "cookie",
+            "--variant",
+            "hunt",
+            "--players",
+            "4",
+            "--seed",
+            "2",
+            "--quiet",
+            "--profile",
+            str(bare),
+        ]
+    )
+    folder = tmp_path / "state"
+    folder.mkdir()
+    played = sim.play_at_console(args, load_profile(bare), folder)
+    assert sim.report_console(played, folder) == 0
+    assert not isinstance(played.people, CookieTablePeople)
+    assert set(_journal(folder)[2]) <= {"console", "button"}
