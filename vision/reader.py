@@ -79,8 +79,18 @@ GLINT_RUN = 2
 NEAR_CLIPPED = 236
 """Board predicted this bright (or brighter) in a channel may be clipped there: a clipped peg
 then counts as the board's colour (an upper bound on the peg needs the board at 247)."""
+BRIGHTEST_LEFT_OUT = 3
+"""How many of a peg's 16 colour samples, the brightest, are left out (glint halos)."""
+WHITISH = 200
+"""A centre point at least this bright in every channel is whitish: a glint, or white metal."""
+SPECULAR = 0.3
+"""A dark pin or hub seen this much brighter (log) than around it in some channel, and no more
+than this darker in any, has a glint on it."""
 MIN_RIM_POINTS = 12
 """Fewest unclipped rim points a channel of the board surface is fitted to."""
+MAX_OVER_EXPOSURE = 1.6
+"""Clipped light is taken to be at most this many times the clipping level (brighter than that
+and nearly everything in the frame would be white)."""
 MIN_SECOND_DISTANCE = 0.2
 """The margin is measured against at least this distance to the second class (so two classes
 that both fit, as clipped channels allow, give no margin)."""
@@ -247,13 +257,16 @@ def _weighted_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def peg_colour(samples: np.ndarray, board: BoardFit) -> PegColour:
     """Colour, spread and clipping of every peg from its (55, 16, 3) samples.
 
-    Glints are left out; a channel clipped on a quarter of a peg's points is
+    Glints are left out, and so are the :data:`BRIGHTEST_LEFT_OUT` brightest
+    points (a glint's halo only adds light); a channel clipped on a quarter of a peg's points is
     known only to be at least what is seen, and where the board itself is
     clipped the peg's colour relative to it is known only to be at most that.
     Where both are clipped the peg is taken to be as bright as the board (the
     most likely, and what an empty peg under over-exposed light looks like).
     """
     weights = (~_glints(samples, board.clipped.all(axis=1))).astype(np.float32)
+    brightest = np.argsort(samples.sum(axis=2), axis=1)[:, -BRIGHTEST_LEFT_OUT:]
+    np.put_along_axis(weights, brightest, 0.0, axis=1)
     mean = _weighted_mean(samples, weights)
     logs = np.log(samples + 30.0)
     centred = logs - _weighted_mean(logs, weights)[:, None]
@@ -269,7 +282,8 @@ def peg_colour(samples: np.ndarray, board: BoardFit) -> PegColour:
 
 def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per peg, log colour of the pin cluster and of the hub ring less the body ring, (55, 2, 3),
-    and whether the pin / the hub is mostly a glint, (55, 2).
+    and whether the pin / the hub is mostly a glint or whitish (a glint's halo on a dark
+    pin; white metal in bright light), (55, 2).
 
     Medians, with glints left out, so a bright spot on part of a hub does not hide it.
     """
@@ -281,8 +295,9 @@ def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.nd
     parts = (slice(0, 5), slice(5, 13), slice(13, 21))
     pin, hub, body = (_median_without(logs[:, part], glints[:, part]) for part in parts)
     contrast = np.stack([pin - body, hub - body], axis=1)
+    whitish = glints | (centres.min(axis=-1) >= WHITISH)
     glinted = np.stack(
-        [glints[:, :5].mean(axis=1) > 0.5, glints[:, 5:13].mean(axis=1) >= 0.5], axis=1
+        [whitish[:, :5].mean(axis=1) > 0.5, whitish[:, 5:13].mean(axis=1) >= 0.5], axis=1
     )
     return contrast, glinted
 
@@ -315,8 +330,11 @@ def centre_in_sight(
     be a fair share as strong. A cog's hub must also be about as distinct as
     the other cogs' hubs in the same frame: a cog held above a peg is blurred
     and off-centre, so its hub fades. A class whose centre calibration could
-    not tell from around it is not checked, nor a pin or hub hidden by a glint
-    (``glinted``, (55, 2)): a specular spot on metal is no reason for doubt.
+    not tell from around it is not checked, nor a pin or hub hidden by a glint:
+    mostly glint (``glinted``, (55, 2)), or a dark one seen clearly brighter than
+    what is around it and nowhere darker (white light added: a specular spot;
+    a blurred hub only fades towards its surroundings). A
+    specular spot on metal is no reason for doubt.
     """
     cog = classes > 0
     measured = np.where(cog[:, None], contrast[:, 1], contrast[:, 0])
@@ -327,13 +345,15 @@ def centre_in_sight(
     high = np.where(cog, CENTRE_SHARE[True][1], CENTRE_SHARE[False][1])
     seen = np.clip((share - low) / (high - low), 0.0, 1.0)
     seen = np.where(strength < MIN_CENTRE_CONTRAST**2, 1.0, seen)
+    brighter = (measured.max(axis=1) > SPECULAR) & (measured.min(axis=1) > -SPECULAR)
+    specular = (wanted < 0).all(axis=1) & brighter
     if glinted is not None:
-        seen = np.where(np.where(cog, glinted[:, 1], glinted[:, 0]), 1.0, seen)
+        specular |= np.where(cog, glinted[:, 1], glinted[:, 0])
     if cog.sum() >= 3:
         typical = max(float(np.median(share[cog])), 1e-3)
         sharp = np.clip((share / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
         seen = np.where(cog, np.minimum(seen, sharp), seen)
-    return seen
+    return np.where(specular, 1.0, seen)
 
 
 def _median_of_three(values: np.ndarray) -> np.ndarray:
@@ -614,11 +634,15 @@ class BoardReader:
         off-centre and blurred). Under a shadow the board's brightness at a peg
         is unknown, so brightness then counts for little (hue separates the
         classes). A clipped channel counts only where the class's colour lies
-        beyond what could be behind the clipping.
+        beyond what could be behind the clipping (light at most
+        :data:`MAX_OVER_EXPOSURE` times the clipping level).
         """
         difference = colour.features[:, None, :] - self._prototypes
-        difference = np.where(colour.lower[:, None], np.maximum(difference, 0.0), difference)
-        difference = np.where(colour.upper[:, None], np.minimum(difference, 0.0), difference)
+        over = np.log(MAX_OVER_EXPOSURE)
+        lower = np.minimum(np.maximum(difference, 0.0), difference + over)
+        upper = np.maximum(np.minimum(difference, 0.0), difference - over)
+        difference = np.where(colour.lower[:, None], lower, difference)
+        difference = np.where(colour.upper[:, None], upper, difference)
         distances = _difference_distance(difference, luminance_weight)
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
