@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision.exposure import LOCK_AFTER_S, ExposureLock, lock_picamera2, lock_v4l2
 from vision.geometry import Position, start_position
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -75,6 +76,9 @@ class CameraSource:
     When the camera fails (cable out) it is released and reopened with
     exponential back-off; meanwhile :meth:`read` returns None. ``open_capture``,
     ``clock`` and ``threaded`` exist so tests can drive :meth:`step` by hand.
+    With ``lock`` (:func:`vision.exposure.lock_v4l2` for a USB camera) the
+    automatic exposure and white balance are frozen once each opened capture
+    has run :data:`vision.exposure.LOCK_AFTER_S`; ``exposure`` says what was.
     """
 
     def __init__(
@@ -83,8 +87,13 @@ class CameraSource:
         clock: Callable[[], float] = time.monotonic,
         backoff: tuple[float, float] = (0.5, 8.0),
         threaded: bool = True,
+        lock: Callable[[Any], ExposureLock] | None = None,
     ) -> None:
         self._open_capture = open_capture
+        self._lock_exposure = lock
+        self._opened_at: float | None = None
+        self.exposure: ExposureLock | None = None
+        """What the last exposure lock froze (None until it ran)."""
         self._clock = clock
         self._first_delay, self._max_delay = backoff
         self._delay = self._first_delay
@@ -102,7 +111,7 @@ class CameraSource:
     @classmethod
     def usb(cls, index: int, size: tuple[int, int] = (1280, 720)) -> CameraSource:
         """A USB camera by index (``/dev/videoN``), reopened in the background when it fails."""
-        return cls(lambda: open_v4l2(index, size))
+        return cls(lambda: open_v4l2(index, size), lock=lock_v4l2)
 
     @classmethod
     def usb_now(
@@ -123,7 +132,7 @@ class CameraSource:
             capture.release()
             raise SourceError(f"camera {index} cannot be opened: {_why_not(index)}")
         first = [capture]
-        return cls(lambda: first.pop() if first else opener(index, size))
+        return cls(lambda: first.pop() if first else opener(index, size), lock=lock_v4l2)
 
     def read(self) -> np.ndarray | None:
         """The newest frame, or None while the camera is down."""
@@ -154,7 +163,16 @@ class CameraSource:
         with self._lock:
             self._frame, self._sequence = frame, self._sequence + 1
         self._delay = self._first_delay
+        self._freeze_exposure()
         return True
+
+    def _freeze_exposure(self) -> None:
+        """Lock exposure and white balance once this capture has run long enough."""
+        if self._lock_exposure is None or self._opened_at is None or self._capture is None:
+            return
+        if self._clock() - self._opened_at >= LOCK_AFTER_S:
+            self.exposure = self._lock_exposure(self._capture)
+            self._opened_at = None
 
     def _try_open(self) -> bool:
         if self._clock() < self._next_attempt:
@@ -167,6 +185,7 @@ class CameraSource:
             self._schedule_retry()
             return False
         self._capture = capture
+        self._opened_at = self._clock()
         return self.step()
 
     def _fail(self) -> None:
@@ -206,7 +225,11 @@ def _why_not(index: int) -> str:
 
 
 class PiCameraSource:
-    """The Raspberry Pi camera through picamera2 (OpenCV cannot open it)."""
+    """The Raspberry Pi camera through picamera2 (OpenCV cannot open it).
+
+    Its automatic exposure and white balance are frozen once it has run
+    :data:`vision.exposure.LOCK_AFTER_S` (``exposure`` says what was).
+    """
 
     def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
         try:
@@ -220,9 +243,13 @@ class PiCameraSource:
         config = self._camera.create_video_configuration(main={"size": size, "format": "RGB888"})
         self._camera.configure(config)
         self._camera.start()
+        self._started = time.monotonic()
+        self.exposure: ExposureLock | None = None
 
     def read(self) -> np.ndarray | None:
         """The newest frame (picamera2's RGB888 is BGR in memory, as OpenCV wants)."""
+        if self.exposure is None and time.monotonic() - self._started >= LOCK_AFTER_S:
+            self.exposure = lock_picamera2(self._camera)
         try:
             return self._camera.capture_array("main")
         except RuntimeError:
