@@ -82,6 +82,8 @@ class PegSight:
             self.reader = self.reader or self.make_reader()  # slow to build: only when needed
             grabbed = self.reader.read(grabbed)
         status = self.settle.update(grabbed)
+        if status.new_commit and hasattr(self.reader, "adapt"):
+            self.reader.adapt(grabbed)  # follow what light drift the locked camera leaves
         if self.picture is not None and frame is not None:
             reading, geometry = grabbed, self.reader.geometry
             key = (status.state, reading.status, reading.labels, reading.covered)

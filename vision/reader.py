@@ -91,6 +91,10 @@ MIN_RIM_POINTS = 12
 MAX_OVER_EXPOSURE = 1.6
 """Clipped light is taken to be at most this many times the clipping level (brighter than that
 and nearly everything in the frame would be white)."""
+ADAPT_RATE = 0.05
+"""Share of the way a committed reading moves the class colours (see BoardReader.adapt)."""
+ADAPT_LIMIT = 0.15
+"""Farthest (log colour, per channel) adaptation takes a class colour from calibration."""
 MIN_SECOND_DISTANCE = 0.2
 """The margin is measured against at least this distance to the second class (so two classes
 that both fit, as clipped channels allow, give no margin)."""
@@ -481,13 +485,52 @@ class BoardReader:
         radius = self.geometry.disk_radius
         self._rim_basis = rim_basis(self.geometry.rim_points(72), radius)
         self._peg_basis = rim_basis(self._pegs, radius)
-        self._empty = np.array(self.calibration.empty)
-        self._colours = np.array([self.calibration.colours[label] for label in LABEL_ORDER])
-        self._prototypes = np.concatenate(
-            [self._empty[:, None, :], np.broadcast_to(self._colours, (len(PEGS), 3, 3))], axis=1
+        self._calibrated_empty = np.array(self.calibration.empty)
+        self._calibrated_colours = np.array(
+            [self.calibration.colours[label] for label in LABEL_ORDER]
         )
+        self._set_prototypes(self._calibrated_empty, self._calibrated_colours)
         self._expected_centre = np.array(
             [self.calibration.centre[name] for name in ("empty", *LABEL_ORDER)]
+        )
+
+    def _set_prototypes(self, empty: np.ndarray, colours: np.ndarray) -> None:
+        """The class colours every peg is compared with: its own empty colour and the cogs'."""
+        self._empty, self._colours = empty, colours
+        self._prototypes = np.concatenate(
+            [empty[:, None, :], np.broadcast_to(colours, (len(PEGS), 3, 3))], axis=1
+        )
+
+    @property
+    def colours(self) -> dict[str, np.ndarray]:
+        """The cog colours the reader compares with now (calibration's, slowly adapted)."""
+        return {label: self._colours[i].copy() for i, label in enumerate(LABEL_ORDER)}
+
+    def adapt(self, reading: Reading, rate: float = ADAPT_RATE) -> None:
+        """Move the class colours a little towards what a committed reading showed.
+
+        What drift the camera's locked exposure and white balance leave (the
+        lamp warming up, daylight) is followed slowly: each committed reading
+        moves every cog colour ``rate`` of the way to the median of the pegs
+        read as that colour, and each empty peg's colour towards what it showed,
+        never more than :data:`ADAPT_LIMIT` from calibration. An uncertain
+        reading teaches nothing.
+        """
+        if not reading.certain or reading.features is None or reading.labels is None:
+            return
+        labels = np.array([CLASS_NAMES.index(label) for label in reading.labels])
+        colours = self._colours.copy()
+        for index in range(len(LABEL_ORDER)):
+            rows = labels == index + 1
+            if rows.any():
+                target = np.median(reading.features[rows], axis=0)
+                colours[index] += rate * (target - colours[index])
+        empty = self._empty.copy()
+        rows = labels == 0
+        empty[rows] += rate * (reading.features[rows] - empty[rows])
+        self._set_prototypes(
+            _within(empty, self._calibrated_empty, ADAPT_LIMIT),
+            _within(colours, self._calibrated_colours, ADAPT_LIMIT),
         )
 
     def _rim_sample_points(self) -> np.ndarray:
@@ -653,6 +696,11 @@ class BoardReader:
         confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
         labels = tuple(CLASS_NAMES[i] for i in order[:, 0])
         return labels, tuple(np.round(confidence, 3).tolist())
+
+
+def _within(values: np.ndarray, centre: np.ndarray, limit: float) -> np.ndarray:
+    """``values`` clipped to ``centre`` plus or minus ``limit``."""
+    return np.clip(values, centre - limit, centre + limit)
 
 
 LABEL_ORDER = ("red", "blue", "gold")

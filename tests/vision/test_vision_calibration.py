@@ -139,3 +139,25 @@ def test_a_file_without_centres_reads_as_dark_pins_and_hubs(tmp_path: Path) -> N
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data))
     assert Calibration.load(path).centre == dark_centres()
+
+
+def test_the_reader_follows_a_slow_drift_but_never_far_from_calibration() -> None:
+    from vision.reader import ADAPT_LIMIT
+
+    frame = _start_frames(1)[0]
+    reader = BoardReader()
+    reading = reader.read(frame)
+    calibrated = reader.colours["gold"]
+    drifted = replace(reading, features=reading.features + 0.3)
+    for _ in range(5):
+        reader.adapt(drifted)
+    moved = reader.colours["gold"] - calibrated
+    assert (moved > 0.01).all() and (moved < 0.3).all()
+    for _ in range(200):
+        reader.adapt(drifted)
+    assert np.allclose(reader.colours["gold"] - calibrated, ADAPT_LIMIT)
+    uncertain = replace(drifted, confidence=(0.1,) * len(drifted.confidence))
+    before = reader.colours["gold"]
+    reader.adapt(uncertain)
+    assert np.array_equal(reader.colours["gold"], before)
+    assert reader.read(frame).certain
