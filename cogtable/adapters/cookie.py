@@ -81,7 +81,7 @@ from games.cookie.actions import (
 )
 from games.cookie.bighunt import BigHuntState
 from games.cookie.common import CookieState
-from games.core import Action, Request, State
+from games.core import Action, Event, Request, State
 from hardware.leds import SOLID, Frame, blink, pulse, scale
 from vision.card_mat import CardMatLayout
 
@@ -117,6 +117,15 @@ class CookieAdapter(TableAdapter):
         if self.mat is not None:
             chosen.setdefault("roles_known_at_deal", False)
         return chosen
+
+    def describe(
+        self, state: State, action: Action, events: Sequence[Event], chance: Request | None
+    ) -> str:
+        """As the base; a card turned up on the mat is seen by everyone, so it is named."""
+        if self.mat is not None and isinstance(action, CAMERA_CHANCE):
+            said = "; ".join(event.describe() for event in events)
+            return said or action.safe_notation()
+        return super().describe(state, action, events, chance)
 
     def is_secret(self, action: Action) -> bool:
         """A card laid (Every Man for Himself) or a hunt card (The Big Hunt) lies face down."""

@@ -63,7 +63,24 @@ def judge_cards(state: CookieState, seen: CookieCards, requests: Sequence[Reques
         return Verdict("out-of-sync", places=places, reason="; ".join(w for _, w in found))
     if simultaneous(state):
         return _laying(state, seen, layout)
-    return Verdict("in-sync", reason="the card mat matches the game")
+    return Verdict("in-sync", reason=asked_for(state))
+
+
+def asked_for(state: CookieState) -> str:
+    """What the table waits for now, in words for the whole table."""
+    acting = [seat for seat in state.to_act() if seat != CHANCE]
+    who = state.player_name(acting[0]) if acting else ""
+    words = {
+        "aim": f"{who}: lay your card in the zone of the player you aim it at",
+        "reveal": "turn up your Role cards in your zones",
+        "claim": f"{who}: lay the character you claim face up in your zone",
+        "check": f"{who}: turn up another player's Role card in their zone, "
+        "or press confirm: I looked",
+        "turn-up": "turn up the Role card in its owner's zone",
+        "target": "turn up the target card in the centre",
+        "deal": "turn up one exclusion card in the centre",
+    }
+    return words.get(state.phase, "the card mat matches the game")
 
 
 def _phase(state: CookieState) -> Callable[[CookieState, CookieCards, CookieLayout], Judged]:

@@ -361,6 +361,10 @@ def test_phase_two_a_role_turned_up_or_i_looked_then_phase_three_and_the_target(
         RevealRole(2, "Persians", 0, player=CHANCE),
     ]
     assert at.state.coins == [2, 1, 0, 1]
+    assert "P1 turned up P3's role: Persians, not 37" in at.table.status()["last"]
+    at.see(mat)  # looked at again: what the table waits for
+    assert "P2: turn up another player's Role card" in at.table.status()["message"]
+    assert "press confirm: I looked" in at.table.status()["message"]
     status = at.press(1)  # P2: "I looked"
     assert at.actions()[-1] == Look(player=1), status["message"]
     at.press(2)
