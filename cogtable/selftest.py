@@ -3,9 +3,12 @@
 ``cogtable selftest`` runs :func:`run_selftest`: the Pico's firmware (its
 version and whether it matches the profile), the LED chain (each segment lit,
 then each LED alone; a person confirms with a seat button that what is lit is
-what was named), every button the profile names (pressed when asked), the dice
-and the camera. Each step ends as a :class:`SelfTestStep` (passed, failed or
-skipped, what was found, what to fix) and :func:`results_table` prints them.
+what was named), the seat LEDs on the Pi's GPIO (each colour channel alone),
+every button the profile names (pressed when asked), the dice (rolled, and the
+pip face shows the value) and the camera (a frame through
+:func:`cogtable.camera_check.check_frame`: its figures and its advice).
+Each step ends as a :class:`SelfTestStep` (passed, failed or skipped, what
+was found, what to fix) and :func:`results_table` prints them.
 
 The person is injected (:class:`Person`): :class:`ButtonPerson` prints each
 question and waits for a real press on the Pico or the Pi's GPIO;
@@ -30,12 +33,12 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-import cv2
 import numpy as np
 from gpiozero.pins import Factory
 
-from cogtable.board_setup import board_geometry
+from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.commands.firmware import differences
+from cogtable.errors import UserError
 from firmware_bridge.firmware_config import FirmwareConfig
 from firmware_bridge.link import ButtonEvent, DiceEvent, FirmwareInfo, Link, LinkError
 from hardware.buttons import ButtonEvent as GpioEvent
@@ -51,6 +54,10 @@ LIT = (90, 90, 90)
 GIVE_UP_AFTER = 2
 """Unanswered questions in a row after which a step stops asking (nobody is there)."""
 T = TypeVar("T")
+SETTLING_FRAMES = 10
+"""Frames read from a real camera before the one checked: its exposure settles meanwhile."""
+CAMERA_ALL_GOOD = "all good"
+"""How the camera check's advice begins when there is nothing to fix."""
 
 
 class Outcome(enum.Enum):
@@ -662,25 +669,22 @@ def _roll_pin(parts: TableParts, person: Person) -> tuple[bool, str]:
 
 
 def camera_step(profile: Profile) -> SelfTestStep:
-    """One frame from the profile's camera: does it show every board marker?
-
-    A seam: the vision work's full camera check (``cogtable camera check``)
-    replaces this when it lands; until then one frame is grabbed and the
-    Kogworks board's markers are looked for in it.
-    """
+    """A frame from the profile's camera through the camera check (``cogtable camera check``):
+    every board marker seen, sharp, lit, square enough, and the board read."""
     name = "camera"
     try:
-        frame = _one_frame(profile)
+        frame = _settled_frame(profile)
     except Exception as error:  # OpenCV and picamera2 raise many kinds; all mean "no frame"
         return SelfTestStep(
             name, Outcome.FAILED, f"cannot open {profile.camera.source!r}: {error}", _camera_fix()
         )
     if frame is None:
         return SelfTestStep(name, Outcome.FAILED, "the camera gave no frame", _camera_fix())
-    return _markers_seen(profile, frame)
+    return _checked(profile, frame)
 
 
-def _one_frame(profile: Profile) -> np.ndarray | None:
+def _settled_frame(profile: Profile) -> np.ndarray | None:
+    """The last of a few frames (a real camera's exposure settles first); the mock's first."""
     from cogtable.mock.world import MockWorld
     from vision.sources import PiCameraSource, open_source
 
@@ -689,29 +693,32 @@ def _one_frame(profile: Profile) -> np.ndarray | None:
         return MockWorld(geometry=board_geometry(profile)).camera_for(size).grab()
     camera = PiCameraSource(size) if source == "picamera2" else open_source(str(source), size)
     try:
-        return camera.read()
+        frames = [camera.read() for _ in range(SETTLING_FRAMES)]
     finally:
         camera.close()
+    return next((frame for frame in reversed(frames) if frame is not None), None)
 
 
-def _markers_seen(profile: Profile, frame: np.ndarray) -> SelfTestStep:
-    from vision.markers import MarkerDetector
+def _checked(profile: Profile, frame: np.ndarray) -> SelfTestStep:
+    """What :func:`cogtable.camera_check.check_frame` says of the frame, with its advice."""
+    from cogtable.camera_check import check_frame
+    from vision.reader import BoardReader
 
-    geometry = board_geometry(profile)
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    seen = MarkerDetector(geometry).detect(gray)
-    missing = [marker for marker in geometry.marker_ids() if marker not in seen]
-    found = (
-        f"a {frame.shape[1]}x{frame.shape[0]} frame from {profile.camera.source!r}: "
-        f"board markers {ranges(sorted(seen)) or 'none'} of {ranges(list(geometry.marker_ids()))}"
-    )
-    if missing:
-        fix = (
-            f"markers {ranges(missing)} not seen: aim the camera at the whole printed sheet "
-            "(cogtable board print kogworks), light it evenly, check the focus"
+    try:
+        calibration = camera_calibration(profile)
+    except UserError as error:
+        return SelfTestStep(
+            "camera", Outcome.FAILED, "the colour calibration is unusable", str(error)
         )
-        return SelfTestStep("camera", Outcome.FAILED, found, fix)
-    return SelfTestStep("camera", Outcome.PASSED, found)
+    check = check_frame(frame, BoardReader(board_geometry(profile), calibration))
+    found = (
+        f"a {frame.shape[1]}x{frame.shape[0]} frame from {profile.camera.source!r}: {check.line()}"
+    )
+    if check.advice.startswith(CAMERA_ALL_GOOD):
+        return SelfTestStep("camera", Outcome.PASSED, f"{found}; {check.advice}")
+    return SelfTestStep(
+        "camera", Outcome.FAILED, found, f"{check.advice} (cogtable camera check shows it live)"
+    )
 
 
 def _camera_fix() -> str:
