@@ -257,6 +257,17 @@ def test_a_camera_that_sees_the_board_tilted_gets_the_camera_checks_advice(tmp_p
     assert "tilted" in step.fix and step.fix.endswith("(cogtable camera check shows it live)")
 
 
+def test_an_unusable_colour_calibration_fails_the_camera_step(tmp_path: Path) -> None:
+    broken = tmp_path / "calibration.json"
+    broken.write_text("{not json", encoding="utf-8")
+    text = default_profile_path().read_text(encoding="utf-8")
+    text = text.replace('source = "synthetic"', f'source = "synthetic"\ncalibration = "{broken}"')
+    step = camera_step(parse_profile(text))
+    assert step.outcome is Outcome.FAILED
+    assert step.found == "the colour calibration is unusable"
+    assert str(broken) in step.fix and "cogtable calibrate" in step.fix
+
+
 def test_selftest_command_runs_unattended_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selftest"]) == 0
     out = capsys.readouterr().out
