@@ -17,8 +17,9 @@ They make a person's mistakes, which the table must refuse: a Sword or
 Shield laid before a player the rules do not allow (they move it when the
 seat blinks red), a card turned up before everyone has placed, a claim laid
 out of turn; and now and then someone forgets to press "I looked" for a
-while. Whatever the table cannot read (a deal the table was told to know)
-they answer at the console as :class:`~cogtable.mock.console_people.ConsolePeople`.
+while. Sometimes the last player to act holds undo, and the mat is then put as the
+game says. Whatever the table cannot read (a deal the table was told to
+know) they answer at the console as :class:`~cogtable.mock.console_people.ConsolePeople`.
 ``meant`` is every action they meant the table to take, in the engine's order.
 """
 
@@ -177,6 +178,8 @@ class CookieTablePeople(ConsolePeople):
             return
         if asked["kind"] != "choice":
             self._turn_up_chance()
+        elif self.memory.history and not self.placed and self.rng.random() < self.style.undo_rate:
+            self._undo()
         elif simultaneous(self.state):
             self._lay_face_down(asked["player"])
         elif isinstance(self.state, HuntState):
@@ -196,7 +199,7 @@ class CookieTablePeople(ConsolePeople):
             if set(self.placed) >= set(waiting) and self._reveal_shown():
                 self._turn_up_all(waiting)
             return
-        card = _card(self._choice(seat))
+        card = _card(self.players[seat](self._with_placed(), seat, self.rng))
         zone = self.zones[seat]
         if len(waiting) - len(self.placed) > 1 and self.rng.random() < self.style.mistake_rate:
             target = self._mat()  # too soon: turned up before the others have placed
@@ -205,6 +208,20 @@ class CookieTablePeople(ConsolePeople):
             return
         self.placed[seat] = card
         self._lay(self._name(seat), self._target(), ())
+
+    def _with_placed(self) -> CookieState:
+        """The game with the cards already laid face down this turn taken.
+
+        The roles are supplied only at the round's end, so a card must fit a
+        dealing of the roles together with the others' cards of this turn (a
+        person's own hand always does; a simulated one is chosen to).
+        """
+        twin = self.state.clone()
+        make = Play if isinstance(twin, HuntState) else Hunt
+        for seat in twin.seat_order():
+            if seat in self.placed:
+                twin.apply(make(self.placed[seat], player=seat))
+        return twin
 
     def _reveal_shown(self) -> bool:
         """Every seat LED of a player pulses green: the table's reveal signal."""

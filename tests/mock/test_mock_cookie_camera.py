@@ -24,7 +24,7 @@ from games.cookie.actions import Look
 from hardware.profile import load_profile
 
 RUNS = {
-    "hunt-4": ["--variant", "hunt", "--players", "4", "--seed", "11"],
+    "hunt-4": ["--variant", "hunt", "--players", "4", "--seed", "11", "--undo-rate", "0.1"],
     "big-hunt-2": ["--variant", "big-hunt", "--players", "2", "--seed", "12"],
     "big-hunt-3": ["--variant", "big-hunt", "--players", "3", "--seed", "13"],
 }
@@ -78,6 +78,13 @@ def test_the_people_made_mistakes_and_the_table_refused_them(
         name: sum(log.mistakes for log in run.people.played) for name, (run, _, _) in played.items()
     }
     assert sum(mistakes.values()) >= 3 and all(mistakes.values()), mistakes
+
+
+def test_undo_held_at_the_table_takes_back_and_the_game_goes_on(
+    played: dict[str, tuple[sim.Played, int, Path]],
+) -> None:
+    run, _, _ = played["hunt-4"]
+    assert sum(log.undos for log in run.people.played) >= 2
 
 
 def test_without_a_card_mat_the_cookie_is_played_at_the_console(tmp_path: Path) -> None:
