@@ -74,6 +74,8 @@ GLINT_LEVEL = 245
 """A point at or above this in every channel is a glint (or white): not colour."""
 CLIPPED_SHARE = 0.25
 """A peg's channel clipped on more than this share of its points is a lower bound."""
+RIM_GLINT = 0.05
+"""A rim point brighter (log) than the board by this in every channel may be a glint."""
 GLINT_RUN = 2
 """Longest run of glinting rim positions that is a glint and not something over the board."""
 NEAR_CLIPPED = 236
@@ -642,7 +644,9 @@ class BoardReader:
         The smooth surface is fitted, channel by channel, to the rim points that
         agree with it (clipped values as they are: a clipped peg then compares
         with clipped board); a rim point that disagrees is something over the
-        rim, unless it is a small glint. When
+        rim, unless it is a small glint: saturated, or brighter than the board
+        in every channel (white light added), and at most :data:`GLINT_RUN`
+        rim positions long. When
         every such point is only darker board (same hue), it may be a shadow,
         which the settling filter learns to live with if it stays put. Where a
         channel of the board is clipped the peg colours relative to it are
@@ -663,7 +667,8 @@ class BoardReader:
         fitted = (keep[:, None] & known).sum(axis=0) >= MIN_RIM_POINTS
         at_pegs = np.where(fitted, at_pegs, np.log(256.0))
         clipped = (at_pegs >= np.log(NEAR_CLIPPED + 1.0)) | ~fitted
-        outliers = ~keep & ~glints
+        brighter = ~keep & (residual > RIM_GLINT).all(axis=1)
+        outliers = ~keep & ~local_glints(_glints(raw) | brighter)
         fit = RimFit(values, int(outliers.sum()))
         return BoardFit(at_pegs, clipped, fit, _only_shade(residual[outliers]))
 

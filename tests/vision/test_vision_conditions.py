@@ -83,3 +83,18 @@ def test_a_bumped_frame_whose_markers_are_found_is_refused_as_blurred() -> None:
     assert sharp.certain and sharp.edge_width < 4.5
     assert blurred.status == BAD_FRAME and "blurred" in blurred.message
     assert len(blurred.markers) >= 3
+
+
+def test_glints_on_the_rim_are_local_not_something_over_the_board() -> None:
+    from dataclasses import replace
+
+    from vision.geometry import BoardGeometry
+    from vision.renderer import Glare
+
+    renderer, reader = _set(look_of(CONDITIONS["plain"], TUNING))
+    scene = CONDITIONS["plain"].scene(np.random.default_rng(SEEDS + 91), SIZE)
+    rim = BoardGeometry().rim_points(72)[[3, 30, 55]]
+    glare = Glare(strength=0.0, spots=tuple(map(tuple, rim.tolist())), spot_radius=2.0)
+    reading = reader.read(renderer.render(replace(scene, glare=glare), 5)[0])
+    assert not reading.covered and reading.certain
+    assert reading.position() == scene.position
