@@ -256,13 +256,17 @@ class GameTable:
         if not self.view.synced:
             self._resync(item.observation)
             return
+        self._judge_all(item.observation, now)
+
+    def _judge_all(self, seen: Any, now: float) -> None:
+        """Apply every action one settled reading holds, one after another (see :meth:`_judge`)."""
         applied = False
         for _ in range(MAX_ACTIONS_PER_READING):
-            if not self._judge(item.observation, now, applied):
+            if not self._judge(seen, now, applied):
                 return
             applied = True
             if not self.view.synced:  # the move cleared the board: compare until it matches
-                self._resync(item.observation)
+                self._resync(seen)
                 return
 
     def _judge(self, seen: Any, now: float, applied: bool) -> bool:
@@ -358,6 +362,12 @@ class GameTable:
         )
         if summary:
             self.view.summary = (press.seat, now, summary)
+            return
+        marked = self.adapter.pressed(self.state, press.seat) if press.button == "confirm" else ""
+        if marked:
+            self.view.message = marked
+            if self.seen is not None and self.view.synced and self.adapter.camera_regions():
+                self._judge_all(self.seen, now)  # the mark may change what the mat means
             return
         who = self._seat_name(press.seat)
         self.view.message = (

@@ -275,6 +275,14 @@ class TableAdapter(ABC):
         """
         return ""
 
+    def pressed(self, state: State, seat: int) -> str:
+        """A seat's confirm that stands for no action: a mark the adapter keeps, in words.
+
+        "" (the default): the press means nothing now. The Cookie: "my card is
+        down", where the camera cannot see its back.
+        """
+        return ""
+
     def fill(self, request: Request, answer: Sensed) -> Action | None:
         """The action a sensed answer stands for in ``request``; None if it fits none."""
         if answer.source == "dice" and request.kind != "die":

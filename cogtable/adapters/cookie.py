@@ -101,6 +101,11 @@ class CookieAdapter(TableAdapter):
 
     def __init__(self, mat: CardMatLayout | None = None) -> None:
         self.mat = mat
+        self.marks: set[tuple[int, str, int]] = set()
+        """Seats that pressed confirm for a card the camera cannot see face down, by position.
+
+        Not journaled: the card itself is on the table (its back, once seen, says it again).
+        """
         self.camera_note = "" if mat is not None else CAMERA_NOTE
 
     def fitted(self, sensors: Sensors) -> CookieAdapter:
@@ -156,6 +161,18 @@ class CookieAdapter(TableAdapter):
                 return looked
         return super().confirmed(state, request)
 
+    def pressed(self, state: State, seat: int) -> str:
+        """A seat's confirm while every seat lays a card: "my card is down" (placed)."""
+        assert isinstance(state, CookieState)
+        if self.mat is None or not simultaneous(state) or seat not in state.to_act():
+            return ""
+        self.marks.add(_mark(state, seat))
+        return f"{state.player_name(seat)} pressed confirm: placed"
+
+    def _marked(self, state: CookieState) -> frozenset[int]:
+        """The seats marked placed by their confirm in this very position."""
+        return frozenset(seat for seat in state.to_act() if _mark(state, seat) in self.marks)
+
     def judge(
         self,
         state: State,
@@ -168,7 +185,7 @@ class CookieAdapter(TableAdapter):
         seen = read_cards(observation, self.mat, state.num_players)
         if seen is None:
             return Verdict("nothing", reason="waiting for the camera to see the card mat")
-        verdict = judge_cards(state, seen, camera_requests)
+        verdict = judge_cards(state, seen, camera_requests, self._marked(state))
         if verdict.kind == "out-of-sync" and _shows_before(state, seen, before):
             return Verdict("take-back", reason="the last card was taken back")
         return verdict
@@ -267,6 +284,12 @@ class CookieAdapter(TableAdapter):
         show_requests(leds, scene)
         _mark_first(leds, state, lit)
         return leds
+
+
+def _mark(state: CookieState, seat: int) -> tuple[int, str, int]:
+    """A confirm press's key: the position (ply and last action) and the seat."""
+    last = state.history[-1].notation() if state.history else ""
+    return len(state.history), last, seat
 
 
 def _shows_before(state: CookieState, seen: CookieCards, before: State | None) -> bool:

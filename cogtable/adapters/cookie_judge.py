@@ -13,6 +13,7 @@ seat's Sword already moved) waits for its turn; one it refuses is an
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from cogtable.adapters.base import Verdict
 from cogtable.adapters.cookie_cards import Card, CookieCards, set_card
@@ -50,9 +51,17 @@ def simultaneous(state: CookieState) -> bool:
     )
 
 
-def judge_cards(state: CookieState, seen: CookieCards, requests: Sequence[Request] = ()) -> Verdict:
-    """The next action the mat shows, a refusal, out of sync, or what the table waits for."""
-    layout = expected_layout(state)
+def judge_cards(
+    state: CookieState,
+    seen: CookieCards,
+    requests: Sequence[Request] = (),
+    marked: frozenset[int] = frozenset(),
+) -> Verdict:
+    """The next action the mat shows, a refusal, out of sync, or what the table waits for.
+
+    ``marked`` are seats whose confirm said their card is down (a back the camera cannot see).
+    """
+    layout = replace(expected_layout(state), marked=marked)
     if not state.is_over() and not seen.unknown_tags:
         verdict = _phase(state)(state, seen, layout)
         if verdict is not None:
@@ -106,9 +115,12 @@ def _nothing(state: CookieState, seen: CookieCards, layout: CookieLayout) -> Jud
 
 
 def placed_seats(state: CookieState, seen: CookieCards, layout: CookieLayout) -> list[int]:
-    """Seats still to act whose card lies face down (a back beyond their Role cards)."""
+    """Seats still to act whose card lies face down in their zone (or who pressed confirm)."""
+    acting = state.to_act()
     return [
-        seat for seat in state.seat_order() if seat in state.to_act() and seen.seats[seat].backs
+        seat
+        for seat in state.seat_order()
+        if seat in acting and (seen.seats[seat].backs or seat in layout.marked)
     ]
 
 

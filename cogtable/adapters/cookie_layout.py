@@ -51,6 +51,8 @@ class CookieLayout:
     centre_roles: frozenset[Card] = frozenset()
     movable: frozenset[Card] = frozenset()
     turning: frozenset[int] = frozenset()
+    marked: frozenset[int] = frozenset()
+    """Seats whose confirm said their card is down where the camera cannot see its back."""
 
 
 def expected_layout(state: CookieState) -> CookieLayout:

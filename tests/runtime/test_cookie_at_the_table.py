@@ -117,6 +117,25 @@ def test_a_seat_shows_placed_when_its_back_is_seen_and_all_placed_signals_the_re
     assert set(lit_seats(at.frame)) == {0, 1, 2, 3}, "seats nobody plays stay dark"
 
 
+def test_a_seats_confirm_says_placed_where_the_camera_sees_no_back(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    mat = Mat.of(at.state)
+    for seat in (0, 1, 2):
+        mat.place(seat)
+    at.see(mat)
+    status = at.press(3)  # P4's card lies where the camera cannot see its back
+    assert "P4 pressed confirm: placed" in status["message"]
+    assert all(look(at.frame, seat) == (GREEN, "pulse") for seat in range(4)), "the reveal"
+    for seat, card in FIRST_TURN.items():
+        if seat != 3:
+            mat.turn_up(seat, card)
+    mat.lay(3, set_card(FIRST_TURN[3], 3))
+    at.see(mat)
+    assert len([a for a in at.actions() if isinstance(a, Play)]) == 4
+    status = at.press(1)
+    assert "nothing for P2 to confirm" in status["message"] and len(at.actions()) == 4
+
+
 def test_cards_turned_up_are_each_seats_play_taken_at_once(tmp_path: Path) -> None:
     at = cookie_table(tmp_path, hunt_options())
     turned_up(at, FIRST_TURN)
