@@ -97,6 +97,9 @@ ADAPT_RATE = 0.05
 """Share of the way a committed reading moves the class colours (see BoardReader.adapt)."""
 ADAPT_LIMIT = 0.15
 """Farthest (log colour, per channel) adaptation takes a class colour from calibration."""
+CLOSENESS = 0.55
+"""Colour distance to the nearest class at which a peg's closeness falls to 1/e (veiling light
+from a lamp shining on the board washes colours out by about this much)."""
 MIN_SECOND_DISTANCE = 0.2
 """The margin is measured against at least this distance to the second class (so two classes
 that both fit, as clipped channels allow, give no margin)."""
@@ -695,7 +698,7 @@ class BoardReader:
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
         margin = (nearest[:, 1] - nearest[:, 0]) / np.maximum(nearest[:, 1], MIN_SECOND_DISTANCE)
-        closeness = np.exp(-((nearest[:, 0] / 0.45) ** 2))
+        closeness = np.exp(-((nearest[:, 0] / CLOSENESS) ** 2))
         uniform = np.exp(-((np.maximum(colour.spread - 0.12, 0) / 0.15) ** 2))
         seen = centre_in_sight(centre[0], order[:, 0], self._expected_centre, centre[1])
         confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
