@@ -82,7 +82,7 @@ from games.cookie.actions import (
 from games.cookie.bighunt import BigHuntState
 from games.cookie.common import CookieState
 from games.core import Action, Event, Request, State
-from hardware.leds import SOLID, Frame, blink, pulse, scale
+from hardware.leds import SOLID, Frame, blink, flash, pulse, scale
 from vision.card_mat import CardMatLayout
 
 CAMERA_NOTE = "the camera reads no cards: deals, reveals and cards come from the console"
@@ -274,6 +274,10 @@ class CookieAdapter(TableAdapter):
             _show_laying(leds, state, scene, lit)
         else:
             _show_acting(leds, state, scene, lit)
+        if scene.accepted is not None and not scores:  # a card just taken: a green flash
+            for seat in scene.accepted.places:
+                if seat in lit:
+                    leds.set("seats", seat, GREEN, flash(scene.accepted.start))
         if verdict.kind == "out-of-sync" and leds.size("status"):
             leds.set("status", 0, AMBER)
         if verdict.kind == "illegal" or (verdict.kind == "out-of-sync" and not scores):

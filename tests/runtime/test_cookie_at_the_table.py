@@ -181,6 +181,7 @@ def test_an_aim_the_rules_refuse_blinks_red_until_the_card_is_moved(tmp_path: Pa
     mat.move(sword, 2)
     at.see(mat)
     assert at.actions()[-1] == Aim(2, player=0)
+    assert look(at.frame, 2) == (GREEN, "flash"), "the aim is accepted: P3's seat flashes"
     mat.move(shield, 0)  # P3's Shield at P1, whose Sword is on P3
     status = at.see(mat)
     assert status["verdict"] == "illegal" and blinks_red(at.frame, 2)
