@@ -165,6 +165,17 @@ class _Model:
     weights: np.ndarray
     """(FEATURE_SIZE + 1, 27) linear classifier."""
 
+    @functools.cached_property
+    def stacked_whitening(self) -> np.ndarray:
+        """(k, 26 * k): every letter's whitening side by side."""
+        dimensions = self.means.shape[1]
+        return np.ascontiguousarray(self.whitening.transpose(1, 0, 2).reshape(dimensions, -1))
+
+    @functools.cached_property
+    def whitened_means(self) -> np.ndarray:
+        """(26, k): each letter's mean through its own whitening."""
+        return np.einsum("ck,ckj->cj", self.means, self.whitening)
+
 
 class LetterClassifier:
     """Names the letter on face-up tile crops (N, 48, 48, 3) with an honest confidence."""
@@ -548,12 +559,21 @@ class _ViewReadings:
 
 
 def _distances(model: _Model, projected: np.ndarray) -> np.ndarray:
-    """(N, 26) squared Mahalanobis distances of projected features to every letter."""
-    out = np.empty((len(projected), len(model.means)), np.float32)
-    for letter, (mean, whitening) in enumerate(zip(model.means, model.whitening, strict=True)):
-        whitened = (projected - mean) @ whitening
-        out[:, letter] = np.einsum("ij,ij->i", whitened, whitened)
+    """(N, 26) squared Mahalanobis distances of projected features to every letter.
+
+    Every letter's whitening in one matrix product per chunk of rows.
+    """
+    letters, dimensions = model.means.shape
+    out = np.empty((len(projected), letters), np.float32)
+    for start in range(0, len(projected), _DISTANCE_CHUNK):
+        rows = projected[start : start + _DISTANCE_CHUNK].astype(np.float32)
+        whitened = (rows @ model.stacked_whitening).reshape(len(rows), letters, dimensions)
+        whitened -= model.whitened_means
+        out[start : start + len(rows)] = np.einsum("nck,nck->nc", whitened, whitened)
     return out
+
+
+_DISTANCE_CHUNK = 1024
 
 
 def _quadratic_scores(
