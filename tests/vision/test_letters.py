@@ -160,6 +160,61 @@ def test_tiles_turned_20_degrees_and_shifted_read_right(
     assert (letters == np.array(_labels(2))).mean() >= 0.96
 
 
+THIN_FONT = HELD_OUT_FONTS[0]
+"""OpenCV's italic face in a light weight: the thinnest ink of any font, never trained on."""
+
+
+def test_the_tile_face_centre_is_found_on_turned_and_shifted_tiles_of_a_thin_font() -> None:
+    upright = synthetic_crops(
+        _labels(2), [THIN_FONT], np.random.default_rng(907), max_rotation_deg=0, max_shift=0
+    )
+    shift = (4.0, -3.0)
+    crops = _turned(upright, 20.0, shift)
+    grey = letter_features.normalised_grey(crops)
+    ink_x, ink_y = letter_features.ink_centres(grey)
+    angle = letter_features.tile_rotation(grey, ink_x, ink_y)
+    face_x, face_y = letter_features.tile_centres(grey, angle, ink_x, ink_y)
+    error = np.hypot(face_x - shift[0], face_y - shift[1])
+    assert np.median(error) <= 1.0, error
+    assert np.percentile(error, 90) <= 2.0, error
+    assert np.median(np.abs(np.degrees(angle) + 20.0)) <= 3.0, "turned 20 degrees anticlockwise"
+
+
+def test_letter_views_see_each_crop_centred_on_its_ink_and_on_its_tile() -> None:
+    crops = synthetic_crops(_labels(1), [THIN_FONT], np.random.default_rng(908))
+    views = letter_features.letter_views(crops)
+    assert views.shape == (len(crops), letter_features.VIEWS, letter_features.FEATURE_SIZE)
+    assert views.dtype == np.float32
+    assert not np.allclose(views[:, letter_features.INK_VIEW], views[:, letter_features.TILE_VIEW])
+    assert letter_features.letter_views(crops[:0]).shape == (0, 2, letter_features.FEATURE_SIZE)
+
+
+@pytest.mark.parametrize(("degrees", "shift"), [(20.0, (4.0, -3.0)), (-20.0, (-3.0, 4.0))])
+def test_a_thin_held_out_font_turned_20_degrees_and_off_centre_is_read_and_never_sure_wrong(
+    classifier: LetterClassifier, degrees: float, shift: tuple[float, float]
+) -> None:
+    upright = synthetic_crops(
+        _labels(2), [THIN_FONT], np.random.default_rng(909), max_rotation_deg=0, max_shift=0
+    )
+    letters, confidences = _read(classifier, _turned(upright, degrees, shift))
+    right = letters == np.array(_labels(2))
+    assert right.mean() >= 0.96
+    assert not (~right & (confidences >= MIN_CONFIDENCE)).any()
+
+
+@pytest.mark.parametrize("blur", [3.0, 4.0])
+def test_a_crop_blurred_past_reading_is_doubtful_not_wrong(
+    classifier: LetterClassifier, blur: float
+) -> None:
+    truth = np.array(_labels(4))
+    crops = synthetic_crops(list(truth), HELD_OUT_FONTS, np.random.default_rng(906))
+    blurred = np.stack([cv2.GaussianBlur(crop, (0, 0), blur) for crop in crops])
+    letters, confidences = _read(classifier, blurred)
+    sure = confidences >= MIN_CONFIDENCE
+    assert not (sure & (letters != truth)).any(), "a letter too blurred to read was read wrong"
+    assert sure.mean() <= 0.15
+
+
 def test_classify_refuses_crops_of_the_wrong_shape_and_reads_none(
     classifier: LetterClassifier,
 ) -> None:

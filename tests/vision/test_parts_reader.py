@@ -39,7 +39,7 @@ from vision.table_renderer import (
     table_homography,
     true_homographies,
 )
-from vision.tiles import TRAINING_FONTS
+from vision.tiles import HELD_OUT_FONTS, TRAINING_FONTS
 
 SEEDS = 60_000
 LAYOUTS = table_layouts()
@@ -156,6 +156,28 @@ def test_every_place_is_read_right_or_unsure_across_cameras_light_and_noise(size
     )
     assert counts["letter wrong"] <= 0.02 * counts["letter"], counts
     assert counts["letter unsure"] <= 0.05 * counts["letter"], counts
+
+
+def test_letters_in_the_thinnest_held_out_font_are_read_on_a_1080p_table() -> None:
+    """The held-out italic face in a light weight, whose thin ink once pulled the letter's
+    centre off the tile (on this table 2 of 238 letters were read wrong and 5 unsure):
+    at most 0.5% wrong and 1% unsure, none sure and wrong."""
+    counts: Counter[str] = Counter()
+    scene = scene_for(SEEDS + 500, fill=0.9, font=HELD_OUT_FONTS[0])
+    reading = real_reader().read(render_table(scene, (1920, 1080), SEEDS + 500))
+    for layout in LAYOUTS:
+        part = reading.parts[layout.name]
+        for name, label, sure in zip(part.places, part.labels, part.confidence, strict=True):
+            expected = truth(scene, layout, name)
+            if expected in LETTERS:
+                counts["letters"] += 1
+                counts["wrong"] += label != expected
+                counts["unsure"] += sure < 0.5
+                counts["sure and wrong"] += label != expected and sure >= 0.5
+    assert counts["letters"] >= 150, counts
+    assert counts["sure and wrong"] == 0, counts
+    assert counts["wrong"] <= 0.005 * counts["letters"], counts
+    assert counts["unsure"] <= 0.01 * counts["letters"], counts
 
 
 def test_tile_crops_are_the_face_up_tiles_centred_for_the_classifier() -> None:
