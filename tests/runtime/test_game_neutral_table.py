@@ -229,6 +229,7 @@ def test_choose_fits_the_players_to_the_seats_and_keeps_given_options() -> None:
     assert choose(MOCK, "commissars", {"players": 3, "max_turns": 5}).options == {
         "players": 3,
         "max_turns": 5,
+        "hands": "unknown",  # the mock profile's card mat: table mode
     }
     assert choose(MOCK, "cookie", {"variant": "big-hunt"}).label() == "cookie big-hunt"
 

@@ -1,0 +1,210 @@
+"""Cogs and Commissars refereed at the table from card-mat readings, seat buttons and LEDs.
+
+Every reading is what the camera would report of the mat as people lay it
+(:class:`tests.runtime.commissars_helpers.Cards`): piles showing their top
+card, the stack fanned in the centre. Positions deep in a game come from
+seeded random play, journaled as the table would have seen it (every draw
+unseen), so the engine runs in table mode throughout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtable.adapters import adapter_for
+from cogtable.adapters.base import RED, WHITE
+from cogtable.adapters.commissars import PHASE_LEVELS, WINDOW_QUEUE_LEVEL
+from cogtable.sensing import Sensors
+from games.commissars.actions import Discard, EndPhase, Pass, Play, TopCard, UnseenDraw
+from games.commissars.state import CommissarsState
+from games.core import CHANCE, State
+from hardware.leds import Frame, scale
+from hardware.profile import load_profile
+from tests.runtime.commissars_helpers import (
+    CAMERA,
+    CommissarsTable,
+    commissars_table,
+    table_at,
+)
+from tests.runtime.neutral_helpers import colours_of, lit_seats
+
+COLOURS = colours_of(load_profile())
+
+
+def look(frame: Frame, seat: int) -> tuple[tuple[int, int, int], str]:
+    """A seat LED's colour and animation kind."""
+    found = frame.look("seats", seat)
+    return found.colour, found.animation.kind
+
+
+def dealt(at: CommissarsTable) -> None:
+    """Both players draw their seven by pressing confirm once a card."""
+    for seat in (0, 1):
+        for _ in range(7):
+            assert look(at.frame, seat) == (WHITE, "pulse"), "the drawing seat pulses white"
+            at.press(seat, "confirm")
+
+
+def flipped(at: CommissarsTable, names: tuple[str, str]) -> None:
+    """The active player's two Produce flips, laid on their pile one after the other."""
+    seat = at.state.active
+    for name in names:
+        at.cards.on_pile(seat, name)
+        at.see()
+
+
+def deck_card(state: CommissarsState, seat: int, skip: str = "") -> str:
+    """A card the seat's deck could still hold (the first by name, other than ``skip``)."""
+    return next(name for name in sorted(state.seats[seat].deck) if name != skip)
+
+
+# -- without a card mat, and what a mat changes ---------------------------------------------
+
+
+def test_without_a_card_mat_every_card_comes_from_the_console() -> None:
+    bare = adapter_for("commissars").fitted(Sensors())
+    assert bare.camera_regions() == () and bare.start_in_sync()
+    assert "console" in bare.camera_note
+    assert "hands" not in bare.options_for({}, 6), "known hands, as before"
+    fitted = adapter_for("commissars").fitted(CAMERA)
+    assert [region.reader for region in fitted.camera_regions()] == ["cards"]
+    assert not fitted.start_in_sync()
+    assert fitted.options_for({}, 6)["hands"] == "unknown", "table mode on a card mat"
+    problems = fitted.missing(load_profile(), {"players": 2, "decks": "random"})
+    assert problems and "faction decks" in problems[0]
+
+
+# -- draws, flips, the Discard/Draw phase --------------------------------------------------------
+
+
+def test_draws_are_confirm_presses_and_flips_are_read_off_the_pile(tmp_path: Path) -> None:
+    at = commissars_table(tmp_path)
+    dealt(at)
+    assert at.actions() == [UnseenDraw(player=CHANCE)] * 14
+    assert at.state.seats[0].hand_size() == 7
+    assert look(at.frame, 0) == (WHITE, "pulse"), "the active seat is asked for its flip"
+    first = deck_card(at.state, 0)
+    flipped(at, (first, first))
+    assert at.actions()[-2:] == [TopCard(first, player=CHANCE)] * 2, "the same name twice"
+    assert f"player 1 flips {first}" in at.table.view.last, "a flip is face up: named"
+    assert at.state.phase == "discard"
+    assert at.state.seats[0].discard == [first, first]
+
+
+def test_a_card_on_a_pile_when_none_is_asked_for_is_refused_until_taken_off(tmp_path: Path) -> None:
+    at = commissars_table(tmp_path)
+    at.press(0, "confirm")
+    card = deck_card(at.state, 1)
+    at.cards.on_pile(1, card)  # player 2 discards while the hands are still being drawn
+    at.see()
+    verdict = at.table.view.verdict
+    assert verdict.kind == "illegal" and f"may not put {card} on their pile now" in verdict.reason
+    assert look(at.frame, 1) == (RED, "blink")
+    assert at.actions() == [UnseenDraw(player=CHANCE)], "nothing recorded"
+    at.cards.off_pile(1)
+    at.cards.piles[1].append(at.cards.tag(0, deck_card(at.state, 0)))  # player 1's card
+    at.see()
+    assert "from player 1's deck lies on player 2's pile" in at.table.view.verdict.reason
+    at.cards.off_pile(1)
+    at.see()
+    assert at.table.view.verdict.kind == "in-sync"
+    assert look(at.frame, 0) == (WHITE, "pulse"), "still asking for player 1's draw"
+
+
+def test_the_active_seat_shows_its_phase_and_confirm_ends_it(tmp_path: Path) -> None:
+    at = commissars_table(tmp_path)
+    dealt(at)
+    card = deck_card(at.state, 0)
+    flipped(at, (card, deck_card(at.state, 0, skip=card)))
+    assert look(at.frame, 0) == (scale(COLOURS[0], PHASE_LEVELS["discard"]), "solid")
+    assert set(lit_seats(at.frame)) == {0}, "a Blitz holder is never shown"
+    discarded = deck_card(at.state, 0)
+    at.cards.on_pile(0, discarded)
+    at.see()
+    assert at.actions()[-1] == Discard(discarded, player=0)
+    at.press(0, "confirm")
+    assert at.actions()[-1] == EndPhase(player=0)
+    at.press(0, "confirm")  # the one card drawn back up to seven
+    assert at.actions()[-1] == UnseenDraw(player=CHANCE)
+    assert at.state.phase == "propaganda"
+    assert look(at.frame, 0) == (scale(COLOURS[0], PHASE_LEVELS["propaganda"]), "solid")
+    at.press(0, "confirm")
+    assert look(at.frame, 0) == (scale(COLOURS[0], PHASE_LEVELS["action"]), "solid")
+
+
+# -- a card played, the response window, the stack -------------------------------------------
+
+
+def in_action(state: State) -> bool:
+    assert isinstance(state, CommissarsState)
+    return state.phase == "action" and not state.tasks and state.window is None
+
+
+def propaganda_phase(state: State) -> bool:
+    assert isinstance(state, CommissarsState)
+    return (
+        state.phase == "propaganda"
+        and not state.tasks
+        and state.window is None
+        and not state.stack
+        and state.seats[state.active].hand["Propaganda"] > 0
+    )
+
+
+def test_a_card_laid_on_the_stack_is_played_and_the_window_opens(tmp_path: Path) -> None:
+    at = table_at(tmp_path, propaganda_phase)
+    active, other = at.state.active, 1 - at.state.active
+    at.cards.play(active, "Propaganda")
+    at.see()
+    assert at.actions()[-1] == Play("Propaganda", target=other, player=active)
+    assert at.state.window is not None and at.state.window.next == other
+    assert look(at.frame, other) == (COLOURS[other], "pulse"), "asked to respond"
+    queued = scale(COLOURS[active], WINDOW_QUEUE_LEVEL)
+    assert look(at.frame, active) == (queued, "pulse"), "asked after, before it resolves"
+    at.press(active)
+    assert "not" in at.table.view.message or at.actions()[-1] != Pass(player=active)
+    at.press(other)
+    assert at.actions()[-1] == Pass(player=other)
+    at.press(active)
+    assert at.actions()[-1] == Pass(player=active)
+    assert "Propaganda" in at.table.view.last and "resolves" in at.table.view.last
+    status = at.see()
+    assert at.table.view.verdict.kind == "out-of-sync", "the resolved card is still on the stack"
+    assert f"move it to {at.state.player_name(active)}'s pile" in at.table.view.verdict.reason
+    assert status["in_sync"], "a card left on the stack is shown, not a lost sync"
+    at.cards.resolve(at.cards.stack[-1], active)
+    at.see()
+    assert at.table.view.verdict.kind == "in-sync"
+
+
+def all_seen(state: CommissarsState, seat: int) -> list[str]:
+    """The cards of the seat's deck whose every copy lies in its discard pile, under the top."""
+    deck = state.cards.faction_deck(state.seats[seat].faction)
+    pile = state.seats[seat].discard
+    return sorted(
+        name for name, copies in deck.items() if pile.count(name) == copies and pile[-1] != name
+    )
+
+
+def holds_nothing_of_a_kind(state: State) -> bool:
+    assert isinstance(state, CommissarsState)
+    return propaganda_phase(state) and bool(all_seen(state, state.active))
+
+
+def test_a_card_the_hand_cannot_hold_is_refused_with_the_reason(tmp_path: Path) -> None:
+    at = table_at(tmp_path, holds_nothing_of_a_kind)
+    active = at.state.active
+    gone = all_seen(at.state, active)[0]
+    assert not at.state.could_hold(active, gone)
+    tag = at.cards.pile_to_stack(active, gone)
+    before = at.actions()
+    at.see()
+    verdict = at.table.view.verdict
+    assert verdict.kind == "illegal" and "cannot hold" in verdict.reason
+    assert f"take {gone} off the stack" in verdict.reason
+    assert look(at.frame, active) == (RED, "blink")
+    assert at.actions() == before, "nothing recorded"
+    at.cards.off_stack(tag)
+    at.cards.piles[active].insert(0, tag)
+    at.see()
+    assert at.table.view.verdict.kind == "in-sync"
