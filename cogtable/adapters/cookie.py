@@ -126,10 +126,17 @@ class CookieAdapter(TableAdapter):
     def describe(
         self, state: State, action: Action, events: Sequence[Event], chance: Request | None
     ) -> str:
-        """As the base; a card turned up on the mat is seen by everyone, so it is named."""
+        """As the base; a card turned up on the mat is seen by everyone, so it is named.
+
+        On the mat a card laid face down is taken only once it is turned up.
+        """
         if self.mat is not None and isinstance(action, CAMERA_CHANCE):
             said = "; ".join(event.describe() for event in events)
             return said or action.safe_notation()
+        if self.mat is not None and isinstance(action, Play | Hunt):
+            said = "; ".join(event.describe() for event in events)
+            card = action.card if isinstance(action, Play) else action.character
+            return said or f"{state.player_name(action.player)} turned up the {card}"
         return super().describe(state, action, events, chance)
 
     def is_secret(self, action: Action) -> bool:
@@ -254,6 +261,14 @@ class CookieAdapter(TableAdapter):
     def start_in_sync(self) -> bool:
         """With the camera, a fresh or resumed game first compares the mat."""
         return self.mat is None
+
+    def screen(self, state: State, scene: Scene) -> list[str]:
+        """The game's drawing, after what the mat shows (who placed, what the table waits for)."""
+        lines = super().screen(state, scene)
+        said = scene.verdict.reason
+        if self.mat is None or not said or said in (scene.last, scene.message):
+            return lines
+        return [f"mat: {said}", *lines]
 
     # -- LEDs ------------------------------------------------------------------------
 

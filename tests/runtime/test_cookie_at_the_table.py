@@ -108,6 +108,7 @@ def test_a_seat_shows_placed_when_its_back_is_seen_and_all_placed_signals_the_re
     assert look(at.frame, 0) == (COLOURS[0], "solid"), "the first player's seat glows"
     assert look(at.frame, 2) == (COLOURS[2], "pulse")
     assert "placed: P2, P4; waiting for P1, P3" in status["message"]
+    assert "mat: placed: P2, P4; waiting for P1, P3" in at.table.screen_lines()
     assert at.actions() == [], "a card face down is not a move the engine can take"
     mat.place(0)
     mat.place(2)
@@ -142,6 +143,7 @@ def test_cards_turned_up_are_each_seats_play_taken_at_once(tmp_path: Path) -> No
     played = [a for a in at.actions() if isinstance(a, Play)]
     assert sorted((a.player, a.card) for a in played) == sorted(FIRST_TURN.items())
     assert at.state.phase == "aim" and at.state.aiming == [0, 2]
+    assert at.table.status()["last"] == "revealed: P1 Sword, P2 Cookie, P3 Shield, P4 Blue"
     assert at.table.game.journal.record(at.table.game.id).actions == tuple(at.actions())
 
 
