@@ -164,10 +164,12 @@ def seen_by_the_table(state: State) -> tuple[tuple[Action, ...], dict[str, Any]]
     return record.actions, dict(record.options)
 
 
-def table_at(folder: Path, stop: Callable[[State], bool], seeds: int = 40) -> CommissarsTable:
-    """A 2-player table at the first seeded random game (known hands) that reaches ``stop``."""
+def table_at(
+    folder: Path, stop: Callable[[State], bool], seeds: int = 40, players: int = 2
+) -> CommissarsTable:
+    """A table at the first seeded random game (known hands) that reaches ``stop``."""
     for seed in range(seeds):
-        found = play_until("commissars", {"players": 2}, seed, stop)
+        found = play_until("commissars", {"players": players}, seed, stop)
         if found is not None:
             actions, options = seen_by_the_table(found)
             return commissars_table(folder, actions, options)

@@ -9,11 +9,16 @@ unseen), so the engine runs in table mode throughout.
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from cogtable.adapters import adapter_for
 from cogtable.adapters.base import RED, WHITE
 from cogtable.adapters.commissars import PHASE_LEVELS, WINDOW_QUEUE_LEVEL
+from cogtable.game_choice import GameChoice
 from cogtable.sensing import Sensors
 from games.commissars.actions import Discard, EndPhase, Pass, Play, TopCard, UnseenDraw
 from games.commissars.state import CommissarsState
@@ -22,13 +27,17 @@ from hardware.leds import Frame, scale
 from hardware.profile import load_profile
 from tests.runtime.commissars_helpers import (
     CAMERA,
+    JOURNAL,
+    TABLE_MODE,
+    Cards,
     CommissarsTable,
     commissars_table,
     table_at,
 )
-from tests.runtime.neutral_helpers import colours_of, lit_seats
+from tests.runtime.neutral_helpers import colours_of, lit_seats, make_table
 
 COLOURS = colours_of(load_profile())
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def look(frame: Frame, seat: int) -> tuple[tuple[int, int, int], str]:
@@ -208,3 +217,145 @@ def test_a_card_the_hand_cannot_hold_is_refused_with_the_reason(tmp_path: Path) 
     at.cards.piles[active].insert(0, tag)
     at.see()
     assert at.table.view.verdict.kind == "in-sync"
+
+
+def counter_ready(state: State) -> bool:
+    """The Propaganda phase, and the other seat's deck holds a Counter Propaganda."""
+    assert isinstance(state, CommissarsState)
+    other = 1 - state.active
+    return propaganda_phase(state) and state.seats[other].hand["Counter Propaganda"] > 0
+
+
+def test_a_counter_laid_on_the_stack_resolves_first_and_the_table_names_it(
+    tmp_path: Path,
+) -> None:
+    at = table_at(tmp_path, counter_ready)
+    active, other = at.state.active, 1 - at.state.active
+    at.cards.play(active, "Propaganda")
+    at.see()
+    first = at.state.stack[-1].id
+    at.cards.play(other, "Counter Propaganda")
+    at.see()
+    assert at.actions()[-1] == Play("Counter Propaganda", entry=first, player=other)
+    assert [entry.card for entry in at.state.stack] == ["Propaganda", "Counter Propaganda"]
+    assert at.state.window is not None and at.state.window.next == active
+    assert look(at.frame, active) == (COLOURS[active], "pulse")
+    at.press(active)
+    at.press(other, "confirm")  # confirm passes in a window too
+    assert at.actions()[-2:] == [Pass(player=active), Pass(player=other)]
+    assert "Counter Propaganda (player" in at.table.view.last and "resolves" in at.table.view.last
+    assert not at.state.stack, "the countered Propaganda never resolves"
+    at.see()
+    reason = at.table.view.verdict.reason
+    assert "Counter Propaganda has resolved" in reason and "Propaganda has resolved" in reason
+    propaganda, counter = at.cards.stack
+    at.cards.resolve(propaganda, active)
+    at.cards.resolve(counter, other)
+    at.see()
+    assert at.table.view.verdict.kind == "in-sync"
+
+
+def test_a_seat_with_nothing_to_answer_shows_its_points_on_request(tmp_path: Path) -> None:
+    at = table_at(tmp_path, propaganda_phase)
+    other = 1 - at.state.active
+    points = at.state.seats[other].points()
+    at.press(other)
+    share = max(points / 15, 0.15)
+    assert look(at.frame, other) == (scale(COLOURS[other], share), "solid")
+    words = f"asked: player {other + 1}: {points} points"
+    assert any(line.startswith(words) for line in at.table.screen_lines())
+    assert at.table.view.message == "", "not a refusal"
+    at.table.tick(at.now + 5.0)
+    assert look(at.frame, other)[0] == (0, 0, 0), "shown for a few seconds"
+
+
+def revolution_ready(state: State) -> bool:
+    assert isinstance(state, CommissarsState)
+    return in_action(state) and any(
+        isinstance(action, Play) and action.card == "Revolution"
+        for action in state.legal_actions(state.active)
+    )
+
+
+def test_a_revolution_that_succeeds_runs_the_winner_chase(tmp_path: Path) -> None:
+    at = table_at(tmp_path, revolution_ready)
+    active, other = at.state.active, 1 - at.state.active
+    at.cards.play(active, "Revolution")
+    at.see()
+    assert at.actions()[-1] == Play("Revolution", player=active)
+    at.press(other)
+    at.press(active)
+    outcome = at.state.outcome()
+    assert outcome is not None and outcome.winners == (active,)
+    assert "Revolution succeeds" in at.table.view.last
+    assert at.frame.look("seats", active).animation.kind == "chase"
+    assert at.frame.look("seats", other).colour == (0, 0, 0)
+
+
+def three_in_propaganda(state: State) -> bool:
+    assert isinstance(state, CommissarsState)
+    last = (state.active + 2) % 3
+    return propaganda_phase(state) and state.seats[last].hand["Counter Propaganda"] > 0
+
+
+def test_out_of_turn_in_a_window_is_refused_and_targets_are_chosen(tmp_path: Path) -> None:
+    at = table_at(tmp_path, three_in_propaganda, players=3)
+    active = at.state.active
+    asked, last = (active + 1) % 3, (active + 2) % 3
+    at.cards.play(active, "Propaganda")
+    at.see()
+    verdict = at.table.view.verdict
+    assert verdict.kind == "choose", "two players to take a Proletariat from"
+    assert [option.target for option in verdict.options] == [asked, last], "clockwise first"
+    assert at.actions()[-1] != Play("Propaganda", target=asked, player=active)
+    at.press(active, "confirm")
+    assert at.actions()[-1] == Play("Propaganda", target=asked, player=active)
+    assert look(at.frame, asked) == (COLOURS[asked], "pulse")
+    assert look(at.frame, last)[1] == "pulse", "asked later: pulses dim"
+    tag = at.cards.play(last, "Counter Propaganda")
+    before = at.actions()
+    at.see()
+    verdict = at.table.view.verdict
+    assert (
+        verdict.kind == "illegal" and f"not player {last + 1}'s turn to respond" in verdict.reason
+    )
+    assert look(at.frame, last) == (RED, "blink") and at.actions() == before
+    at.cards.off_stack(tag)
+    at.see()
+    at.press(asked)
+    at.cards.stack.append(tag)
+    at.see()
+    assert at.actions()[-1].card == "Counter Propaganda"  # type: ignore[attr-defined]
+
+
+def test_a_table_killed_in_a_response_window_resumes_it(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.runtime.commissars_killed", str(tmp_path)],
+        cwd=ROOT,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+    saved = json.loads((tmp_path / "cards.json").read_text(encoding="utf-8"))
+    table, frames = make_table(tmp_path / JOURNAL, GameChoice("commissars", TABLE_MODE), CAMERA)
+    state = table.state
+    assert isinstance(state, CommissarsState) and state.window is not None, "the window holds"
+    assert state.stack[-1].card == "Propaganda"
+    cards = Cards(
+        tuple(seat.faction for seat in state.seats),
+        {int(seat): pile for seat, pile in saved["piles"].items()},
+        saved["stack"],
+        {int(seat): backs for seat, backs in saved["decks"].items()},
+    )
+    at = CommissarsTable(table, frames, cards)
+    assert not table.view.synced, "a resumed camera game first compares the mat"
+    status = at.see()
+    assert status["in_sync"], table.view.verdict
+    active, other = state.active, 1 - state.active
+    assert look(at.frame, other) == (COLOURS[other], "pulse"), "asked to respond, as before"
+    at.press(other)
+    at.press(active)
+    assert "Propaganda (player" in table.view.last and "resolves" in table.view.last
+    assert table.state.window is None and not table.state.stack
