@@ -13,8 +13,10 @@ zones:
   a Sword or Shield is aimed by laying it in the *target's* zone, and its
   tag's colour set says whose it is;
 - a card laid this turn is a back in the seat's zone: the seat LED shows it
-  "placed" (solid white); once every seat has placed the seat LEDs pulse
-  green, the reveal signal, and each card turned up is that seat's
+  "placed" (solid white; where the camera cannot see the back, the seat's
+  confirm says so: :meth:`CookieAdapter.pressed`); once every seat has
+  placed the seat LEDs pulse green, the reveal signal, and each card turned
+  up is that seat's
   :class:`~games.cookie.actions.Play` (The Big Hunt, Phase 3: ``Hunt``); a card
   turned up before everyone has placed blinks its seat red until it is laid
   face down again;

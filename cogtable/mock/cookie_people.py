@@ -324,8 +324,13 @@ class CookieTablePeople(ConsolePeople):
     # -- hands on the mat --------------------------------------------------------------
 
     def _lay_cards(
-        self, who: str, cards: dict[str, list[Card]], actions: tuple[Action, ...], mistake=False
+        self,
+        who: str,
+        cards: dict[str, list[Card]],
+        actions: tuple[Action, ...],
+        mistake: bool = False,
     ) -> None:
+        """Lay ``cards`` face up in their zones (the rest of the mat as it is)."""
         target = self._mat()
         for zone, laid in cards.items():
             for card in laid:
