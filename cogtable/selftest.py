@@ -37,8 +37,8 @@ import numpy as np
 from gpiozero.pins import Factory
 
 from cogtable.board_setup import board_geometry, camera_calibration
-from cogtable.commands.firmware import differences
 from cogtable.errors import UserError
+from cogtable.firmware_agreement import differences
 from firmware_bridge.firmware_config import FirmwareConfig
 from firmware_bridge.link import ButtonEvent, DiceEvent, FirmwareInfo, Link, LinkError
 from hardware.buttons import ButtonEvent as GpioEvent

@@ -8,6 +8,7 @@ import pytest
 
 from cogtable.cli import main
 from cogtable.commands import firmware
+from cogtable.firmware_agreement import differences
 from firmware_bridge import wire
 from firmware_bridge.firmware_config import CONFIG_PATH, read_firmware_config
 from firmware_bridge.link import FirmwareInfo
@@ -121,8 +122,8 @@ def test_check_names_a_pico_flashed_from_another_config(
 
 def test_differences_use_what_the_pico_drives() -> None:
     profile = load_profile(TWO_SEAT)
-    assert firmware.differences(profile, CONFIG, running()) == []
-    short = firmware.differences(profile, CONFIG, running(leds=60, version=(0, 9, 0)))
+    assert differences(profile, CONFIG, running()) == []
+    short = differences(profile, CONFIG, running(leds=60, version=(0, 9, 0)))
     assert len(short) == 4
     assert short[0].startswith(
         f"the Pico reports version 0.9.0 but config.py says {CONFIG.version_text}"
@@ -139,7 +140,7 @@ def test_a_status_led_inside_another_segment_is_a_difference() -> None:
     text = edited(TWO_SEAT, ("seats = [55, 56]", "seats = [55, 56]\nspare = [60, 61]"))
     text = text.replace("status = [61]\n", "")
     profile = parse_profile(text, "spare.toml")
-    assert firmware.differences(profile, CONFIG) == [
+    assert differences(profile, CONFIG) == [
         f"the firmware's status LED {CONFIG.status_led} (STATUS_LED) is in the profile's "
         "'spare' segment"
     ]
