@@ -78,6 +78,9 @@ The synthetic camera's board fills 78-95% of the shorter side; below this
 some camera poses are never read at all, and the game would never end.
 ``benchmarks/bench_readable_size.py`` measures it.
 """
+MIN_CARDS_SIDE = 480
+"""The shortest rendered frame side (pixels) at which the card reader reads the mock mat's tags
+(every card of six camera poses at 854x480; half of them at 640x360)."""
 EVERY_PART = Sensors(card_mat=standard_mat(6))
 """A table with every part a game may be read on (to know how a game is read, profile aside)."""
 
@@ -251,6 +254,20 @@ def _check_readable(camera: str, size: tuple[int, int]) -> None:
         )
 
 
+def _check_cards_readable(args: argparse.Namespace, choice: GameChoice) -> None:
+    """Refuse at once a rendered card mat too small to read its tags (the game would never end)."""
+    size = getattr(args, "size", None)
+    if getattr(args, "camera", "") != "render" or _readers(choice.game) != {"cards"} or not size:
+        return
+    if min(size) < MIN_CARDS_SIDE:
+        width, height = size
+        raise UserError(
+            f"--size {width}x{height}: the card tags are too small to read at that size; the "
+            f"camera reads them from {MIN_CARDS_SIDE} pixels on the shorter side (e.g. 854x480), "
+            "or use --camera truth"
+        )
+
+
 def _saved_board(path: Path, args: argparse.Namespace, geometry: Any) -> dict[str, Any] | None:
     """What a killed run kept in ``path`` (None: nothing, or another game's); UserError if garbage.
 
@@ -311,6 +328,7 @@ def play_at_console(
     before anything is created in ``state_dir``.
     """
     choice = console_choice(args, profile)
+    _check_cards_readable(args, choice)
     style = _console_style(args, choice)
     remembered = _remembered(state_dir / WORLD_FILE, choice.game)
     world = _world(args, profile, choice)

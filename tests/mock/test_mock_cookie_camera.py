@@ -16,6 +16,7 @@ import pytest
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
+from cogtable.errors import UserError
 from cogtable.journal import Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.cookie_people import CookieTablePeople
@@ -85,6 +86,16 @@ def test_undo_held_at_the_table_takes_back_and_the_game_goes_on(
 ) -> None:
     run, _, _ = played["hunt-4"]
     assert sum(log.undos for log in run.people.played) >= 2
+
+
+def test_a_rendered_mat_too_small_to_read_is_refused_before_anything_is_made(
+    tmp_path: Path,
+) -> None:
+    argv = ["sim", "cookie", "--camera", "render", "--size", "320x240", "--quiet"]
+    args = build_parser().parse_args(argv)
+    with pytest.raises(UserError, match="too small to read") as refused:
+        sim.play_at_console(args, load_profile(), tmp_path)
+    assert "\n" not in str(refused.value) and list(tmp_path.iterdir()) == []
 
 
 def test_without_a_card_mat_the_cookie_is_played_at_the_console(tmp_path: Path) -> None:
