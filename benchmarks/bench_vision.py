@@ -274,13 +274,13 @@ def condition_tally(sets: Sets, condition: Condition, frame_set: FrameSet, size,
     return tally
 
 
-def conditions(frames: int, sizes, sets_to_run=(TUNING, HELD_OUT), why: bool = True) -> None:
+def conditions(frames: int, sizes, names=tuple(CONDITIONS), sets_to_run=(TUNING, HELD_OUT)) -> None:
     """The conditions table: committable share, wrong commits, unusable frames used."""
     sets = Sets()
     print(f"conditions ({frames} frames each; goal >= 98% committable, 0 wrong, 0 used):")
     print(f"  {'set':9} {'condition':15} {'size':10} {'committable':>12} {'wrong':>6}  why not")
     for frame_set in sets_to_run:
-        for condition in CONDITIONS.values():
+        for condition in (CONDITIONS[name] for name in names):
             for size in sizes:
                 tally = condition_tally(sets, condition, frame_set, size, frames)
                 share = tally.certain / max(tally.frames, 1)
@@ -288,7 +288,7 @@ def conditions(frames: int, sizes, sets_to_run=(TUNING, HELD_OUT), why: bool = T
                 reasons = ", ".join(f"{k} {v}" for k, v in sorted(tally.reasons.items()))
                 print(
                     f"  {frame_set.name:9} {condition.name:15} {size[0]}x{size[1]:<5} "
-                    f"{shown:>12} {tally.wrong:>6}  {reasons if why else ''}",
+                    f"{shown:>12} {tally.wrong:>6}  {reasons}",
                     flush=True,
                 )
 
@@ -343,6 +343,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
     parser.add_argument("--long", action="store_true", help="many more frames (several minutes)")
     parser.add_argument(
+        "--conditions",
+        default=",".join(CONDITIONS),
+        help="conditions to read, comma-separated (default: all): " + ", ".join(CONDITIONS),
+    )
+    parser.add_argument(
         "--part",
         choices=("all", "speed", "accuracy", "moves", "held", "lamp", "conditions", "hand"),
         default="all",
@@ -352,6 +357,10 @@ def main() -> None:
     cv2.setNumThreads(1)
     renderer, reader = Renderer(), BoardReader()
     part = args.part
+    names = tuple(name.strip() for name in args.conditions.split(","))
+    unknown = [name for name in names if name not in CONDITIONS]
+    if unknown:
+        parser.error(f"unknown condition {unknown[0]!r}: use {', '.join(CONDITIONS)}")
     scale = 0.25 if args.quick else 8.0 if args.long else 1.0
 
     def count(default: int) -> int:
@@ -359,7 +368,7 @@ def main() -> None:
 
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
     if part in ("all", "conditions"):
-        conditions(count(12), ((1280, 720), (1920, 1080)))
+        conditions(count(12), ((1280, 720), (1920, 1080)), names)
     if part in ("all", "hand"):
         after_hand(count(6), ((1280, 720), (1920, 1080)))
     if part in ("all", "speed"):

@@ -291,8 +291,8 @@ def peg_colour(samples: np.ndarray, board: BoardFit) -> PegColour:
 
 def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per peg, log colour of the pin cluster and of the hub ring less the body ring, (55, 2, 3),
-    and whether the pin / the hub is mostly a glint or whitish (a glint's halo on a dark
-    pin; white metal in bright light), (55, 2).
+    and, (55, 3): whether the pin / the hub is mostly a glint or whitish (a glint's halo on a
+    dark pin; white metal in bright light), and whether any point of either is.
 
     Medians, with glints left out, so a bright spot on part of a hub does not hide it.
     """
@@ -308,7 +308,8 @@ def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.nd
     glinted = np.stack(
         [whitish[:, :5].mean(axis=1) > 0.5, whitish[:, 5:13].mean(axis=1) >= 0.5], axis=1
     )
-    return contrast, glinted
+    touched = whitish[:, :13].any(axis=1)
+    return contrast, np.stack([glinted[:, 0], glinted[:, 1], touched], axis=1)
 
 
 def _median_without(values: np.ndarray, left_out: np.ndarray) -> np.ndarray:
@@ -340,7 +341,8 @@ def centre_in_sight(
     the other cogs' hubs in the same frame: a cog held above a peg is blurred
     and off-centre, so its hub fades. A class whose centre calibration could
     not tell from around it is not checked, nor a pin or hub hidden by a glint:
-    mostly glint (``glinted``, (55, 2)), or a dark one seen clearly brighter than
+    mostly glint (``glinted``, (55, 3)), a dark one with a whitish point (a dark
+    pin or hub is never white: a glint is on it), or a dark one seen clearly brighter than
     what is around it and nowhere darker (white light added: a specular spot;
     a blurred hub only fades towards its surroundings). A
     specular spot on metal is no reason for doubt.
@@ -355,9 +357,10 @@ def centre_in_sight(
     seen = np.clip((share - low) / (high - low), 0.0, 1.0)
     seen = np.where(strength < MIN_CENTRE_CONTRAST**2, 1.0, seen)
     brighter = (measured.max(axis=1) > SPECULAR) & (measured.min(axis=1) > -SPECULAR)
-    specular = (wanted < 0).all(axis=1) & brighter
+    dark = (wanted < 0).all(axis=1)
+    specular = dark & brighter
     if glinted is not None:
-        specular |= np.where(cog, glinted[:, 1], glinted[:, 0])
+        specular |= np.where(cog, glinted[:, 1], glinted[:, 0]) | (dark & glinted[:, 2])
     if cog.sum() >= 3:
         typical = max(float(np.median(share[cog])), 1e-3)
         sharp = np.clip((share / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
