@@ -62,16 +62,15 @@ def edge_width(image: np.ndarray, markers: dict[int, np.ndarray]) -> float:
 
 def _edge_points(corners: np.ndarray) -> np.ndarray:
     """Sample points across the 4 edges of one marker, (4 * along * across, 2)."""
-    centre = corners.mean(axis=0)
-    rows = []
-    for start, end in zip(corners, np.roll(corners, -1, axis=0), strict=True):
-        direction = end - start
-        normal = np.array([direction[1], -direction[0]]) / max(np.linalg.norm(direction), 1e-9)
-        if np.dot(normal, (start + end) / 2 - centre) < 0:
-            normal = -normal
-        along = start + ALONG[:, None] * direction
-        rows.append(along[:, None, :] + ACROSS[None, :, None] * normal)
-    return np.concatenate(rows).reshape(-1, 2)
+    ends = np.roll(corners, -1, axis=0)
+    direction = ends - corners
+    normal = np.column_stack([direction[:, 1], -direction[:, 0]])
+    normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+    outward = np.sign(((corners + ends) / 2 - corners.mean(axis=0)) * normal).sum(axis=1)
+    normal *= np.where(outward < 0, -1.0, 1.0)[:, None]
+    along = corners[:, None, :] + ALONG[None, :, None] * direction[:, None, :]
+    points = along[:, :, None, :] + ACROSS[None, None, :, None] * normal[:, None, None, :]
+    return points.reshape(-1, 2)
 
 
 def _widest(profiles: np.ndarray, valid: np.ndarray) -> float:
