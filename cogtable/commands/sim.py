@@ -332,6 +332,8 @@ def play_at_console(
     style = _console_style(args, choice)
     remembered = _remembered(state_dir / WORLD_FILE, choice.game)
     world = _world(args, profile, choice)
+    if remembered is not None:  # a broken kept table is refused before the journal is made
+        _restore_table(world, remembered, state_dir / WORLD_FILE)
     runtime = Runtime(
         profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
     )
@@ -341,7 +343,6 @@ def play_at_console(
         people = _console_people(args, runtime, choice, style, world)
         if remembered is not None:
             people.restore(remembered)
-            _restore_table(world, remembered, state_dir / WORLD_FILE)
         _resume_console(runtime, choice, people, remembered is not None)
         world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people, choice.game, world)]
         world.actors += [Watchdog(people, runtime)]  # type: ignore[arg-type]

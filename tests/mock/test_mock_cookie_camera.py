@@ -10,6 +10,7 @@ meant, every one of them read by the camera or a seat button.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,15 @@ def test_a_rendered_mat_too_small_to_read_is_refused_before_anything_is_made(
     with pytest.raises(UserError, match="too small to read") as refused:
         sim.play_at_console(args, load_profile(), tmp_path)
     assert "\n" not in str(refused.value) and list(tmp_path.iterdir()) == []
+
+
+def test_a_broken_kept_mat_is_refused_before_the_journal_is_made(tmp_path: Path) -> None:
+    kept = {"played": [], "finished": False, "table": {"cards": {"seat9": [[1, 2, None, 0]]}}}
+    (tmp_path / sim.WORLD_FILE).write_text(json.dumps({"game": "cookie", "people": kept}))
+    args = build_parser().parse_args(["sim", "cookie", "--quiet"])
+    with pytest.raises(UserError, match="no zone 'seat9'"):
+        sim.play_at_console(args, load_profile(), tmp_path)
+    assert [path.name for path in tmp_path.iterdir()] == [sim.WORLD_FILE]
 
 
 def test_without_a_card_mat_the_cookie_is_played_at_the_console(tmp_path: Path) -> None:
