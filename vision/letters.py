@@ -72,9 +72,9 @@ PRINCIPAL_DIMENSIONS = 96
 SHARED_COVARIANCE = 0.3
 """Each letter's covariance is blended with the mean covariance by this share."""
 RIDGE = 1.0
-OWNER_WEIGHT = 4.0
+OWNER_WEIGHT = 8.0
 """One owner sample (each of its augmented copies) counts as this many synthetic crops."""
-OWNER_COPIES = 24
+OWNER_COPIES = 12
 """Augmented copies (turns, shifts, scale, light, blur, noise) made of every owner sample."""
 OWNER_MEAN_SHARE = 0.3
 """A taught letter's mean lies this share of the way from the training fonts' to the owner's."""
