@@ -258,9 +258,16 @@ class GameTable:
             return
         self._judge_all(item.observation, now)
 
-    def _judge_all(self, seen: Any, now: float) -> None:
-        """Apply every action one settled reading holds, one after another (see :meth:`_judge`)."""
-        applied = False
+    def _judge_again(self, now: float) -> None:
+        """A choice between readings was made: the same reading may hold more (judge it again)."""
+        if self.seen is not None and self.view.synced and self.adapter.camera_regions():
+            self._judge_all(self.seen, now, applied=True)
+
+    def _judge_all(self, seen: Any, now: float, applied: bool = False) -> None:
+        """Apply every action one settled reading holds, one after another (see :meth:`_judge`).
+
+        ``applied``: an action was just applied (an "in sync" verdict keeps saying it).
+        """
         for _ in range(MAX_ACTIONS_PER_READING):
             if not self._judge(seen, now, applied):
                 return
@@ -351,23 +358,24 @@ class GameTable:
         chosen = self.view.verdict
         if chosen.kind == "choose" and chosen.options and chosen.options[0].player == press.seat:
             self._apply(chosen.options[0], "button", now)  # the plain reading of what was laid
+            self._judge_again(now)
             return
         for ask in self.asking():
             default = self.adapter.confirmed(self.state, ask.request)
             if ask.request.player == press.seat and default is not None:
                 self._apply(default, "button", now)
                 return
-        summary = (
-            self.adapter.seat_summary(self.state, press.seat) if self._plays(press.seat) else ""
-        )
-        if summary:
-            self.view.summary = (press.seat, now, summary)
-            return
         marked = self.adapter.pressed(self.state, press.seat) if press.button == "confirm" else ""
         if marked:
             self.view.message = marked
             if self.seen is not None and self.view.synced and self.adapter.camera_regions():
                 self._judge_all(self.seen, now)  # the mark may change what the mat means
+            return
+        summary = (
+            self.adapter.seat_summary(self.state, press.seat) if self._plays(press.seat) else ""
+        )
+        if summary:
+            self.view.summary = (press.seat, now, summary)
             return
         who = self._seat_name(press.seat)
         self.view.message = (
@@ -398,11 +406,14 @@ class GameTable:
         action = self._typed_action(state, asked, command.seat, text)
         if action is None:
             return
+        choosing = self.view.verdict.kind == "choose"
         self._apply(action, "console", now)
         if not self.adapter.start_in_sync():
             self.view.synced = False  # the board must now be made to match the game
             if self.seen is not None:
                 self._resync(self.seen)  # it may match already (nothing there to move)
+            if choosing:
+                self._judge_again(now)
 
     def _typed_action(
         self, state: State, asked: list[Asked], seat: int | None, text: str

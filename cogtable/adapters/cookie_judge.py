@@ -225,21 +225,32 @@ def _challenge(state: CookieState, seen: CookieCards, layout: CookieLayout) -> J
                 places=(seat,),
                 reason=f"{state.player_name(seat)} cannot turn up their own Role card",
             )
-        slot = _slot_turned_up(state, seat, roles[0].name)
-        return _if_legal(state, Challenge(seat, slot, player=checker), checker)
+        slots = slots_turned_up(state, seat, roles[0].name)
+        if len(slots) == 1:
+            return _if_legal(state, Challenge(seat, slots[0], player=checker), checker)
+        options = tuple(Challenge(seat, slot, player=checker) for slot in slots)
+        claims = [state.claims[seat][slot] for slot in slots]
+        return Verdict(
+            "choose",
+            places=(checker,),
+            options=options,
+            reason=f"{state.player_name(checker)}: which of {state.player_name(seat)}'s Role "
+            f"cards was it? confirm: the one under the claim {claims[0]}; or type "
+            f"'{options[1].notation()}' (under {claims[1]})",
+        )
     return None
 
 
-def _slot_turned_up(state: BigHuntState, seat: int, character: str) -> int:
-    """Which of the seat's face-down Role cards was turned up.
+def slots_turned_up(state: BigHuntState, seat: int, character: str) -> list[int]:
+    """Which of the seat's face-down Role cards may have been turned up, the likelier first.
 
     With one Role card each it is the only one. With two (2 players) the
-    camera cannot tell which lay under which claim: the card is taken as the
-    one under the claim it matches, else the first still face down.
+    camera cannot tell which lay under which claim: the one under the claim
+    the card matches comes first (a truthful claim), and the seat says which.
     """
     hidden = [slot for slot in range(state.slots) if not state.revealed[seat][slot]]
     matching = [slot for slot in hidden if state.claims[seat][slot] == character]
-    return (matching or hidden or [0])[0]
+    return matching + [slot for slot in hidden if slot not in matching]
 
 
 def _challenged_role(state: CookieState, seen: CookieCards, layout: CookieLayout) -> Judged:

@@ -31,7 +31,8 @@ from typing import Any
 
 from cogtable.adapters.base import GREEN
 from cogtable.adapters.cookie_cards import Card, role, set_card, tag_of
-from cogtable.adapters.cookie_judge import simultaneous
+from cogtable.adapters.cookie_judge import simultaneous, slots_turned_up
+from cogtable.inputs import ConsoleCommand
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.console_people import ConsolePeople
 from games.cookie.actions import (
@@ -291,11 +292,7 @@ class CookieTablePeople(ConsolePeople):
         twin.apply(action)
         turned = self._sampled(twin)
         assert isinstance(turned, RevealRole)
-        slot = _slot_the_table_reads(state, action.seat, turned.character)
-        meant = (
-            Challenge(action.seat, slot, player=seat),
-            RevealRole(action.seat, turned.character, slot, player=CHANCE),
-        )
+        meant = (action, RevealRole(action.seat, turned.character, action.slot, player=CHANCE))
         self._lay_cards(
             self._name(seat), {self.zones[action.seat]: [role(turned.character)]}, meant
         )
@@ -371,6 +368,10 @@ class CookieTablePeople(ConsolePeople):
             self.waiting = None
             self.say(f"{'; '.join(a.notation() for a in waiting.actions)}: accepted")
             return False
+        if status.get("verdict") == "choose" and waiting.actions:
+            self._say_which(waiting.actions[0])
+            waiting.since = self.world.frames
+            return True
         if status.get("verdict") == "illegal":
             self.waiting = None
             self.mistakes += waiting.mistake
@@ -380,6 +381,17 @@ class CookieTablePeople(ConsolePeople):
             return True
         self.waiting = None
         return False
+
+    def _say_which(self, challenge: Action) -> None:
+        """Two Role cards: the table asks which was turned up; confirm the likelier, or type it."""
+        assert isinstance(challenge, Challenge) and isinstance(self.state, BigHuntState)
+        reveal = self.meant[-1]
+        assert isinstance(reveal, RevealRole)
+        likelier = slots_turned_up(self.state, challenge.seat, reveal.character)[0]
+        if challenge.slot == likelier:
+            self.table.press(challenge.player, "confirm")
+        else:
+            self.table.console(ConsoleCommand(challenge.notation(), seat=challenge.player))
 
     def _undo(self) -> None:
         """The last player holds undo; the mat is then put as the game says."""
@@ -401,13 +413,6 @@ class CookieTablePeople(ConsolePeople):
 def _card(action: Action) -> str:
     assert isinstance(action, Play | Hunt), action
     return action.card if isinstance(action, Play) else action.character
-
-
-def _slot_the_table_reads(state: BigHuntState, seat: int, character: str) -> int:
-    """With two Role cards the camera cannot tell which was turned up: the table's reading."""
-    hidden = [slot for slot in range(state.slots) if not state.revealed[seat][slot]]
-    matching = [slot for slot in hidden if state.claims[seat][slot] == character]
-    return (matching or hidden)[0]
 
 
 def _zone_differs(mat: Zones, target: Zones, name: str) -> bool:

@@ -22,12 +22,14 @@ from cogtable.journal import Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.cookie_people import CookieTablePeople
 from cogtable.runtime import JOURNAL_NAME
-from games.cookie.actions import Look
+from games.cookie.actions import Challenge, Look
 from hardware.profile import load_profile
 
+RANDOM_SEATS = ("--seat", "1=random", "--seat", "2=random")
+"""Random players challenge now and then (the strong ones always look with two players)."""
 RUNS = {
     "hunt-4": ["--variant", "hunt", "--players", "4", "--seed", "11", "--undo-rate", "0.1"],
-    "big-hunt-2": ["--variant", "big-hunt", "--players", "2", "--seed", "12"],
+    "big-hunt-2": ["--variant", "big-hunt", "--players", "2", "--seed", "2", *RANDOM_SEATS],
     "big-hunt-3": ["--variant", "big-hunt", "--players", "3", "--seed", "13"],
 }
 
@@ -67,10 +69,25 @@ def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
     statuses, actions, sources = _journal(folder)
     assert statuses == ["finished"]
     assert actions == people.meant, "the journal holds exactly what the people meant"
-    assert set(sources) <= {"camera", "button"}
-    looks = [action for action in actions if isinstance(action, Look)]
-    assert sources.count("button") == len(looks), "only 'I looked' is a button"
+    assert set(sources) <= {"camera", "button", "console"}
+    typed = [action for action, source in zip(actions, sources, strict=True) if source != "camera"]
+    assert all(isinstance(action, Look | Challenge) for action in typed), typed
+    pressed = [a for a, source in zip(actions, sources, strict=True) if source == "button"]
+    assert all(isinstance(a, Look | Challenge) for a in pressed), "'I looked', or which card"
     assert run.runtime.table.state.outcome() is not None
+
+
+def test_two_players_say_which_role_card_they_turned_up(
+    played: dict[str, tuple[sim.Played, int, Path]],
+) -> None:
+    _, _, folder = played["big-hunt-2"]
+    _, actions, sources = _journal(folder)
+    said = {
+        source
+        for action, source in zip(actions, sources, strict=True)
+        if isinstance(action, Challenge)
+    }
+    assert said == {"button", "console"}, "a confirm for the likelier card, else typed"
 
 
 def test_the_people_made_mistakes_and_the_table_refused_them(

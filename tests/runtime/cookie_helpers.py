@@ -17,7 +17,7 @@ from typing import Any
 from cogtable.adapters.cookie_cards import Card, ZoneCards, position_of, role, set_card
 from cogtable.adapters.cookie_layout import expected_layout
 from cogtable.game_choice import GameChoice
-from cogtable.inputs import BoardSettled, ButtonPressed
+from cogtable.inputs import BoardSettled, ButtonPressed, ConsoleCommand
 from cogtable.journal import Journal
 from cogtable.sensing import Sensors
 from cogtable.table import GameTable
@@ -116,6 +116,12 @@ class CookieTable:
         """``seat`` presses a button."""
         self.now += 1.0
         self.table.handle(ButtonPressed(button, seat), self.now)  # type: ignore[arg-type]
+        return self.table.status()
+
+    def type(self, seat: int, text: str) -> dict[str, Any]:
+        """``seat`` types ``text`` at the console."""
+        self.now += 1.0
+        self.table.handle(ConsoleCommand(text, seat=seat), self.now)
         return self.table.status()
 
     @property

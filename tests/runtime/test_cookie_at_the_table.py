@@ -427,6 +427,50 @@ def _aim_through_the_camera(at: CookieTable, mat: Mat, rng: random.Random) -> No
     assert Aim(target, player=seat) in at.actions()[-len(state.aiming) :]
 
 
+def test_two_players_say_which_role_card_was_turned_up_and_a_swapped_bluff_pays(
+    tmp_path: Path,
+) -> None:
+    claims = (
+        Claim("Cookie", player=0),
+        Claim("Cookie", player=1),
+        Claim("Blue", player=0),
+        Claim("37", player=1),
+    )
+    at = cookie_table(tmp_path, big_hunt_options(2), (*claims, Look(player=0)))
+    mat = Mat.of(at.state)
+    mat.role_up(0, "Blue")  # P2 turns up the card under P1's Cookie claim: it is Blue
+    status = at.see(mat)
+    assert status["verdict"] == "choose" and len(at.actions()) == 5
+    assert "confirm: the one under the claim Blue; or type 'P2 reveals P1'" in status["message"]
+    at.type(1, "P2 reveals P1")
+    assert at.actions()[5:] == [
+        Challenge(0, 0, player=1),
+        RevealRole(0, "Blue", 0, player=CHANCE),
+    ]
+    assert at.state.coins == [0, 2], "P1 bluffed with Cookie: P1 pays P2 one Coin"
+
+
+def test_two_players_confirm_takes_the_role_card_under_the_claim_it_matches(
+    tmp_path: Path,
+) -> None:
+    claims = (
+        Claim("Cookie", player=0),
+        Claim("Cookie", player=1),
+        Claim("Blue", player=0),
+        Claim("37", player=1),
+    )
+    at = cookie_table(tmp_path, big_hunt_options(2), (*claims, Look(player=0)))
+    mat = Mat.of(at.state)
+    mat.role_up(0, "Blue")
+    at.see(mat)
+    at.press(1)
+    assert at.actions()[5:] == [
+        Challenge(0, 1, player=1),
+        RevealRole(0, "Blue", 1, player=CHANCE),
+    ]
+    assert at.state.coins == [1, 1], "as claimed: nobody pays"
+
+
 def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
     """One round: every action the engine takes reaches it through the mat or a button."""
     start = at.state.round
@@ -473,7 +517,11 @@ def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
             reveal = sample(twin, rng)
             assert isinstance(reveal, RevealRole)
             mat.role_up(reveal.seat, reveal.character)
-            at.see(mat)
+            status = at.see(mat)
+            if status["verdict"] == "choose":  # two Role cards: the checker says which
+                plain = at.table.view.verdict.options[0]
+                at.press(seat) if plain == action else at.type(seat, action.notation())
+            assert at.actions()[-2:] == [action, reveal]
         assert len(at.actions()) > before, at.table.status()["message"]
 
 
