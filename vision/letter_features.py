@@ -28,6 +28,7 @@ print. Every step is vectorised over a batch of crops:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -84,10 +85,11 @@ def upright_patches(crops: np.ndarray) -> np.ndarray:
     letter is thin, broken or joined to a shadow but the tile's edges show.
     """
     grey = normalised_grey(crops)
+    gradients = HalfGradients.of(grey)
     cx, cy = ink_centres(grey)
-    angle = tile_rotation(grey, cx, cy)
+    angle = tile_rotation(grey, cx, cy, gradients=gradients)
     tile_x, tile_y = tile_centres(grey, angle, cx, cy)
-    tile_angle = tile_rotation(grey, tile_x, tile_y)
+    tile_angle = tile_rotation(grey, tile_x, tile_y, gradients=gradients)
     by_ink = _turned_patches(grey, cx, cy, angle)
     by_tile = _turned_patches(grey, tile_x, tile_y, tile_angle)
     return np.stack((by_ink, by_tile), axis=1)
@@ -200,32 +202,70 @@ def _inner_pieces(dark: np.ndarray) -> np.ndarray:
     return inner[labels]
 
 
+@dataclass(frozen=True)
+class HalfGradients:
+    """Gradients of a batch of crops at half resolution, as :func:`tile_rotation` uses them.
+
+    They do not depend on where the tile's centre is, so the batch's rotation is
+    found around the ink's centre and again around the face's from one set.
+    """
+
+    edge_x: np.ndarray
+    """(N, 24, 24) x gradient after a closing that removes thin dark grid lines."""
+    edge_y: np.ndarray
+    edge_cos: np.ndarray
+    """cos(4 * gradient angle) of the closed crops (a square's edges all agree)."""
+    edge_sin: np.ndarray
+    stroke_magnitude: np.ndarray
+    """(N, 24, 24) gradient magnitude of the crops as they are (the letter's strokes)."""
+    stroke_cos: np.ndarray
+    stroke_sin: np.ndarray
+
+    @staticmethod
+    def of(grey: np.ndarray) -> HalfGradients:
+        """The half-resolution gradients of grey crops (N, 48, 48); one Sobel per kind."""
+        count = len(grey)
+        half = CROP // 2
+        stacked = cv2.resize(
+            grey.reshape(count * CROP, CROP), (half, count * half), interpolation=cv2.INTER_AREA
+        )
+        closed = cv2.morphologyEx(stacked, cv2.MORPH_CLOSE, _CLOSE_HALF)
+        edge_x, edge_y = _sobel(closed, count, half)
+        stroke_x, stroke_y = _sobel(stacked, count, half)
+        edge_cos, edge_sin = _fourfold_turns(edge_x, edge_y)
+        stroke_cos, stroke_sin = _fourfold_turns(stroke_x, stroke_y)
+        magnitude = np.sqrt(stroke_x * stroke_x + stroke_y * stroke_y)
+        return HalfGradients(edge_x, edge_y, edge_cos, edge_sin, magnitude, stroke_cos, stroke_sin)
+
+
 def tile_rotation(
-    grey: np.ndarray, cx: np.ndarray, cy: np.ndarray, stroke_weight: float = 0.3
+    grey: np.ndarray,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    stroke_weight: float = 0.3,
+    gradients: HalfGradients | None = None,
 ) -> np.ndarray:
     """Each tile's rotation (radians, +-pi/4): its square's edge directions, folded 4 ways.
 
     At half resolution: edges are taken where the face is brighter inside than
     outside, 9..17 px from the letter's centre, after a closing that removes
     thin dark grid lines; the letter's strokes (mostly upright or level) add a
-    little. Gradients come from one Sobel over the crops stacked in a column.
+    little. ``gradients`` (:class:`HalfGradients` of ``grey``) saves working
+    them out again for another centre.
     """
-    count = len(grey)
-    half = CROP // 2
-    stacked = cv2.resize(
-        grey.reshape(count * CROP, CROP), (half, count * half), interpolation=cv2.INTER_AREA
-    )
-    closed = cv2.morphologyEx(stacked, cv2.MORPH_CLOSE, _CLOSE_HALF)
+    if gradients is None:
+        gradients = HalfGradients.of(grey)
     dx = _X_HALF - (cx * 0.5)[:, None, None]
     dy = _Y_HALF - (cy * 0.5)[:, None, None]
     radius = np.sqrt(dx * dx + dy * dy) + 1e-3
-    gx, gy = _sobel(closed, count, half)
+    gx, gy = gradients.edge_x, gradients.edge_y
     inward = np.maximum(0.0, -(gx * dx + gy * dy) / radius)
     ring = np.clip(radius - 3.5, 0, 1) * np.clip(9.5 - radius, 0, 1)
-    edges = _fourfold(gx, gy, ring * inward)
-    gx, gy = _sobel(stacked, count, half)
+    edges = _fourfold(gradients.edge_cos, gradients.edge_sin, ring * inward)
     inner = np.clip(5.25 - radius, 0, 1)
-    strokes = _fourfold(gx, gy, inner * np.sqrt(gx * gx + gy * gy))
+    strokes = _fourfold(
+        gradients.stroke_cos, gradients.stroke_sin, inner * gradients.stroke_magnitude
+    )
     return np.angle(edges + stroke_weight * strokes) / 4
 
 
@@ -235,13 +275,18 @@ def _sobel(stacked: np.ndarray, count: int, side: int) -> tuple[np.ndarray, np.n
     return gx, gy
 
 
-def _fourfold(gx: np.ndarray, gy: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """Sum of weight * exp(4i * gradient angle) per crop: a square's edges all agree."""
+def _fourfold_turns(gx: np.ndarray, gy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of 4 times each pixel's gradient angle."""
     angle = cv2.phase(gx.reshape(-1, gx.shape[-1]), gy.reshape(-1, gx.shape[-1])).reshape(gx.shape)
-    count = len(gx)
+    return np.cos(4 * angle), np.sin(4 * angle)
+
+
+def _fourfold(cos: np.ndarray, sin: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Sum of weight * exp(4i * gradient angle) per crop: a square's edges all agree."""
+    count = len(cos)
     flat_weight = weight.reshape(count, -1)
-    real = np.einsum("ij,ij->i", flat_weight, np.cos(4 * angle).reshape(count, -1))
-    imaginary = np.einsum("ij,ij->i", flat_weight, np.sin(4 * angle).reshape(count, -1))
+    real = np.einsum("ij,ij->i", flat_weight, cos.reshape(count, -1))
+    imaginary = np.einsum("ij,ij->i", flat_weight, sin.reshape(count, -1))
     return real + 1j * imaginary
 
 
