@@ -130,15 +130,15 @@ class CookieAdapter(TableAdapter):
     ) -> str:
         """As the base; a card turned up on the mat is seen by everyone, so it is named.
 
-        On the mat a card laid face down is taken only once it is turned up.
+        A card laid is named once every card of the turn is in (one typed at
+        the console may still lie face down before that).
         """
         if self.mat is not None and isinstance(action, CAMERA_CHANCE):
             said = "; ".join(event.describe() for event in events)
             return said or action.safe_notation()
         if self.mat is not None and isinstance(action, Play | Hunt):
-            said = "; ".join(event.describe() for event in events)
-            card = action.card if isinstance(action, Play) else action.character
-            return said or f"{state.player_name(action.player)} turned up the {card}"
+            said = "; ".join(event.describe() for event in events)  # the last: all revealed
+            return said or f"{state.player_name(action.player)}'s card is in"  # may be typed
         return super().describe(state, action, events, chance)
 
     def is_secret(self, action: Action) -> bool:
