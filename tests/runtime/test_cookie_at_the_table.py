@@ -9,7 +9,9 @@ and the roles unseen at the deal; The Big Hunt with 2, 3 and 4.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -135,6 +137,15 @@ def test_a_seats_confirm_says_placed_where_the_camera_sees_no_back(tmp_path: Pat
     assert len([a for a in at.actions() if isinstance(a, Play)]) == 4
     status = at.press(1)
     assert "nothing for P2 to confirm" in status["message"] and len(at.actions()) == 4
+
+
+def test_a_card_typed_at_the_console_on_a_mat_table_is_not_named(tmp_path: Path) -> None:
+    at = cookie_table(tmp_path, hunt_options())
+    status = at.type(0, "P1 plays Sword")
+    assert at.actions() == [Play("Sword", player=0)]
+    shown = json.dumps(status) + "\n".join(at.table.screen_lines())
+    assert not re.search(r"\bSword\b", shown), shown
+    assert status["last"] == "P1's card is in"
 
 
 def test_cards_turned_up_are_each_seats_play_taken_at_once(tmp_path: Path) -> None:
