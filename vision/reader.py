@@ -74,6 +74,10 @@ GLINT_LEVEL = 245
 """A point at or above this in every channel is a glint (or white): not colour."""
 CLIPPED_SHARE = 0.25
 """A peg's channel clipped on more than this share of its points is a lower bound."""
+RUN_TOLERANCE = 0.06
+"""A rim point off the board's surface by this much (log) is faintly off..."""
+RUN_LENGTH = 3
+"""...and this many faintly-off rim points in a row are something over the board."""
 RIM_GLINT = 0.05
 """A rim point brighter (log) than the board by this in every channel may be a glint."""
 GLINT_RUN = 2
@@ -435,6 +439,22 @@ def local_glints(glints: np.ndarray) -> np.ndarray:
     return np.roll(local, start)
 
 
+def _runs(flags: np.ndarray, length: int) -> np.ndarray:
+    """The flags that belong to a run of at least ``length`` in a row, around a circle."""
+    if flags.all():
+        return flags.copy()
+    count = np.zeros(len(flags), int)
+    rolled = np.roll(flags, -int(np.argmin(flags)))
+    run = 0
+    for index, flag in enumerate(rolled):
+        run = run + 1 if flag else 0
+        count[index] = run
+    marked = np.zeros(len(flags), bool)
+    for index in np.flatnonzero(count >= length):
+        marked[index - count[index] + 1 : index + 1] = True
+    return np.roll(marked, int(np.argmin(flags)))
+
+
 def check_frame(frame: object) -> tuple[np.ndarray | None, str]:
     """A BGR uint8 frame ready to read, or None and the reason it cannot be read."""
     if frame is None:
@@ -650,7 +670,9 @@ class BoardReader:
         The smooth surface is fitted, channel by channel, to the rim points that
         agree with it (clipped values as they are: a clipped peg then compares
         with clipped board); a rim point that disagrees is something over the
-        rim, unless it is a small glint: saturated, or brighter than the board
+        rim (and so are :data:`RUN_LENGTH` neighbours in a row that disagree only
+        faintly: an arm whose skin is about the colour of the board), unless it
+        is a small glint: saturated, or brighter than the board
         in every channel (white light added), and at most :data:`GLINT_RUN`
         rim positions long. When
         every such point is only darker board (same hue), it may be a shadow,
@@ -674,7 +696,8 @@ class BoardReader:
         at_pegs = np.where(fitted, at_pegs, np.log(256.0))
         clipped = (at_pegs >= np.log(NEAR_CLIPPED + 1.0)) | ~fitted
         brighter = ~keep & (residual > RIM_GLINT).all(axis=1)
-        outliers = ~keep & ~local_glints(_glints(raw) | brighter)
+        faint = _runs(np.abs(residual).max(axis=1) >= RUN_TOLERANCE, RUN_LENGTH)
+        outliers = (~keep | faint) & ~local_glints(_glints(raw) | brighter)
         fit = RimFit(values, int(outliers.sum()))
         return BoardFit(at_pegs, clipped, fit, _only_shade(residual[outliers]))
 
