@@ -215,6 +215,8 @@ class TagBook:
         self.tops: dict[int, int] = {}
         """Seat -> the tag last seen counted on top of its pile."""
         self.reported: Reported | None = None
+        self.zones: dict[int, int | None] = {}
+        """Tag -> where it was last seen counted: a seat's pile, or None (the stack)."""
 
     def report(self, tag: int, state: CommissarsState, actions: Sequence[Action]) -> None:
         """The judge reports ``tag`` as a card just laid, which one of ``actions`` takes."""
@@ -231,9 +233,32 @@ class TagBook:
             tags = [tag for tag, known in self.known.items() if known == key]
             kept.update(dict.fromkeys(tags[: copies.total], key))
         self.known = kept
+        self._off_a_pile(seen, held)
         self._learn_stack(seen, held)
         self._learn_tops(state, seen, held)
+        for zone, card in seen.cards():
+            if card.tag in self.known:
+                self.zones[card.tag] = zone
         return [(zone, card) for zone, card in seen.cards() if card.tag not in self.known]
+
+    def _off_a_pile(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
+        """A counted card last seen on a pile, now on the stack beyond the engine's copies there.
+
+        Cards go from the stack to a pile, never back, unless an undo puts one back on
+        the stack (then the engine has room for it there). The pile hides which copy of
+        a name lies where, so after a card was retrieved from under the top the book may
+        count the copy the player holds: laid on the stack, it is a card played.
+        """
+        on_stack: Counter[CardKey] = Counter()
+        for card in seen.stack:
+            if card.tag in self.known:
+                on_stack[card.key] += 1
+        for card in seen.stack:
+            from_pile = isinstance(self.zones.get(card.tag), int)
+            room = held.get(card.key, FaceUp()).stack
+            if card.tag in self.known and from_pile and on_stack[card.key] > room:
+                del self.known[card.tag]
+                on_stack[card.key] -= 1
 
     def _taken(self, state: CommissarsState, seen: CommissarsMat) -> None:
         """The card reported last counts once the engine took its action (and it lies there)."""
@@ -251,8 +276,9 @@ class TagBook:
             if card.tag in self.known or card.key not in held:
                 continue
             counted = sum(1 for other in seen.stack if self.known.get(other.tag) == card.key)
-            if counted < held[card.key].stack:
-                self.known[card.tag] = card.key
+            anywhere = sum(1 for key in self.known.values() if key == card.key)
+            if counted < held[card.key].stack and anywhere < held[card.key].total:
+                self.known[card.tag] = card.key  # a card set aside under a full stack counts
 
     def _learn_tops(
         self, state: CommissarsState, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]

@@ -186,7 +186,10 @@ class CommissarsTablePeople(ConsolePeople):
         there (a card searched out) and as many cards as the table counts.
         """
         state = self.state
-        entries = [*state.stack, *([state.resolving] if state.resolving else [])]
+        entries = sorted(
+            [*state.stack, *([state.resolving] if state.resolving else [])],
+            key=lambda entry: entry.id,
+        )
         want = [(entry.home, entry.card) for entry in entries if not entry.copy]
         kept = _prefix(self.stack, want, self._key)
         freed = self.stack[kept:]
@@ -199,10 +202,10 @@ class CommissarsTablePeople(ConsolePeople):
             freed += cards.pile[kept:]
             cards.pile = cards.pile[:kept]
         for key in want[len(self.stack) :]:
-            self.stack.append(self._take(key, freed, hand_first=True))
+            self.stack.append(self._take(key, freed))
         for seat, pile in enumerate(piles):
             missing = pile[len(self.cards[seat].pile) :]
-            laid = [self._take(key, freed, hand_first=False) for key in reversed(missing)]
+            laid = [self._take(key, freed) for key in reversed(missing)]
             self.cards[seat].pile += reversed(laid)
         self._put_away(freed)
         for seat, player in enumerate(state.seats):
@@ -211,11 +214,10 @@ class CommissarsTablePeople(ConsolePeople):
     def _key(self, tag: int) -> tuple[int, str]:
         return (self.owners[tag], self.names[tag])
 
-    def _take(self, key: tuple[int, str], freed: list[int], hand_first: bool) -> int:
+    def _take(self, key: tuple[int, str], freed: list[int]) -> int:
         """A tag for the card ``key`` (owner, name): off the mat first, then hand, then deck."""
         cards = self.cards[key[0]]
-        places = [cards.hand, freed, cards.deck] if hand_first else [freed, cards.hand, cards.deck]
-        for place in places:
+        for place in (freed, cards.hand, cards.deck):
             tags = [tag for tag in place if self._key(tag) == key]
             if tags:
                 tag = next((t for t in tags if t in self.seen), tags[-1])
