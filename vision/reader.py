@@ -74,6 +74,8 @@ GLINT_LEVEL = 245
 """A point at or above this in every channel is a glint (or white): not colour."""
 CLIPPED_SHARE = 0.25
 """A peg's channel clipped on more than this share of its points is a lower bound."""
+STEADY_PIXELS = 0.5
+"""A homography whose probe points moved less than this (pixels) is the same camera pose."""
 RUN_TOLERANCE = 0.06
 """A rim point off the board's surface by this much (log) is faintly off..."""
 RUN_LENGTH = 3
@@ -509,6 +511,7 @@ class BoardReader:
         self._rim_points = self._rim_sample_points()
         self._points = np.concatenate([self._peg_points, self._rim_points])
         self._search = search_offsets(pitch)
+        self._last_parallax: tuple[np.ndarray, Parallax] | None = None
         self._hub_rings = np.concatenate([ring(HUB_RING * pitch, 8), ring(BODY_RING * pitch, 8)])
         radius = self.geometry.disk_radius
         self._rim_basis = rim_basis(self.geometry.rim_points(72), radius)
@@ -616,7 +619,7 @@ class BoardReader:
         board = self._local_board(values[per_peg:])
         colour = peg_colour(pegs[:, : self._samples_per_peg], board)
         cogs = self._likely_cogs(colour)
-        parallax = self._parallax(image, homography, cogs)
+        parallax = self._steady_parallax(image, homography, cogs)
         if parallax is not None and cogs.any():
             lifted = homography @ parallax.matrix()
             top = _remap(image, project(lifted, self._peg_points))
@@ -647,6 +650,21 @@ class BoardReader:
         """Pegs whose colour is far from their own empty colour: probably a cog."""
         distance = colour_distance(colour.features, self._empty)
         return distance > COG_DISTANCE
+
+    def _steady_parallax(self, image: np.ndarray, homography, cogs: np.ndarray):
+        """The parallax: found again only when the camera moved since it was last found.
+
+        It depends only on the camera's pose and the cogs' height, so a camera
+        that stays put (the homography within :data:`STEADY_PIXELS`) keeps it.
+        """
+        if self._last_parallax is not None:
+            before, parallax = self._last_parallax
+            moved = np.abs(project(homography, PROBE_POINTS) - project(before, PROBE_POINTS))
+            if moved.max() < STEADY_PIXELS:
+                return parallax
+        parallax = self._parallax(image, homography, cogs)
+        self._last_parallax = (homography, parallax) if parallax is not None else None
+        return parallax
 
     def _parallax(self, image: np.ndarray, homography, cogs: np.ndarray) -> Parallax | None:
         """Where cog tops are seen, from the hubs of a few cogs spread over the board."""

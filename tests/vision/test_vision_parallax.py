@@ -55,3 +55,20 @@ def test_the_reader_measures_the_parallax_of_tall_cogs_as_the_camera_sees_it() -
     error = np.abs(reading.parallax.displacement(pegs) - true_shift).max()
     assert np.abs(true_shift).max() > 1.0
     assert error < 0.5
+
+
+def test_a_steady_camera_keeps_its_parallax_and_a_moved_one_finds_it_again() -> None:
+    from dataclasses import replace
+
+    from tests.vision.vision_scenes import random_position
+
+    camera = Camera(tilt_deg=12, azimuth_deg=200, distance=600)
+    scene = Scene(start_position(), (1280, 720), camera, cog_height=5.0)
+    reader, renderer = BoardReader(), Renderer()
+    first = reader.read(renderer.render(scene, 1)[0])
+    moved_cogs = replace(scene, position=random_position(np.random.default_rng(3)))
+    second = reader.read(renderer.render(moved_cogs, 2)[0])
+    assert second.parallax == first.parallax and second.position() == moved_cogs.position
+    turned = replace(scene, camera=replace(camera, azimuth_deg=20))
+    third = reader.read(renderer.render(turned, 3)[0])
+    assert third.parallax != first.parallax and third.certain
