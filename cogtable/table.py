@@ -259,7 +259,7 @@ class GameTable:
         self._judge_all(item.observation, now)
 
     def _judge_again(self, now: float) -> None:
-        """A choice between readings was made: the same reading may hold more (judge it again)."""
+        """A choice between readings was made whose reading holds more: judge it again."""
         if self.seen is not None and self.view.synced and self.adapter.camera_regions():
             self._judge_all(self.seen, now, applied=True)
 
@@ -358,7 +358,8 @@ class GameTable:
         chosen = self.view.verdict
         if chosen.kind == "choose" and chosen.options and chosen.options[0].player == press.seat:
             self._apply(chosen.options[0], "button", now)  # the plain reading of what was laid
-            self._judge_again(now)
+            if chosen.holds_more:
+                self._judge_again(now)
             return
         for ask in self.asking():
             default = self.adapter.confirmed(self.state, ask.request)
@@ -406,7 +407,7 @@ class GameTable:
         action = self._typed_action(state, asked, command.seat, text)
         if action is None:
             return
-        choosing = self.view.verdict.kind == "choose"
+        choosing = self.view.verdict.kind == "choose" and self.view.verdict.holds_more
         self._apply(action, "console", now)
         if not self.adapter.start_in_sync():
             self.view.synced = False  # the board must now be made to match the game

@@ -67,6 +67,9 @@ class Verdict:
     reason: str = ""
     options: tuple[Action, ...] = ()
     other_places: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    holds_more: bool = False
+    """A ``choose`` verdict whose reading holds more once the choice is made (the Cookie's
+    Role card turned up after "which of the two was it"): the table judges it again."""
 
 
 @dataclass(frozen=True)
