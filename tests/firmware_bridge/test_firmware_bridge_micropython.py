@@ -94,7 +94,10 @@ def test_the_firmware_sources_import_on_the_real_interpreter() -> None:
     assert result.stdout.startswith("<function build")
 
 
-PICO_HEAP = "heapsize=128K"  # well under the ~190 KB a Pico's MicroPython heap has free
+PICO_HEAP = "heapsize=160K"
+"""Under the ~190 KB a Pico's MicroPython heap has free, on a port whose objects are twice the
+Pico's (64-bit pointers). At 128K a full send queue fitted or not by how much garbage the
+conservative scan of the C stack kept alive (it failed in a clone at another path)."""
 SMALL_HEAP_SCRIPT = """
 import sys
 sys.path.insert(0, STUBS)
@@ -132,7 +135,7 @@ print(len(firmware.channel.pending), firmware.channel.sent)
 
 def test_the_firmware_runs_in_a_pico_sized_heap() -> None:
     """Boot (compiling every source, as the Pico does), 300 100-LED frames and a full send
-    queue of button events in 128 KB."""
+    queue of button events in 160 KB of 64-bit objects."""
     interpreter = find_micropython()
     if interpreter is None:
         pytest.fail(missing_message())
@@ -145,7 +148,7 @@ def test_the_firmware_runs_in_a_pico_sized_heap() -> None:
     assert result.returncode == 0, output + result.stderr.decode(errors="replace")
     led, errors, heap, queue = output.split("\nRESULT\n")[1].splitlines()
     assert (led, errors) == ("(43, 1, 2)", "0")  # the last frame, 299: 299 & 255 == 43
-    assert int(heap) <= 128 * 1024  # the small heap was really in force
+    assert int(heap) <= 160 * 1024  # the small heap was really in force
     assert queue == "256 32"  # a full send queue, a full window in flight
 
 
