@@ -51,6 +51,16 @@ SEEDS = 900_000
 SIZES = ((1280, 720), (1920, 1080))
 SPEED_SIZE = (1920, 1080)
 LAYOUTS = table_layouts()
+"""The parts read: ``--layout test`` (the tests' C.O.G.-like parts, 12 reserve places) or the
+edition's own board and mats (``--layout edition``, the default: 20 smaller reserve places)."""
+
+
+def edition_layouts() -> tuple:
+    """The built-in C.O.G. edition's board and four mats, as the table reads them."""
+    from cogtable.adapters.cog_parts import part_layouts
+    from games.cog.edition import load_edition
+
+    return part_layouts(load_edition(), 4)
 
 
 def _scene(seed: int, fill: float = 0.6) -> TableScene:
@@ -236,7 +246,13 @@ def main() -> None:
     parser.add_argument(
         "--part", choices=("all", "speed", "render", "accuracy"), default="all", help="run one part"
     )
+    parser.add_argument(
+        "--layout", choices=("edition", "test"), default="edition", help="which parts (edition)"
+    )
     args = parser.parse_args()
+    global LAYOUTS  # noqa: PLW0603 - the parts every part of the benchmark reads
+    LAYOUTS = edition_layouts() if args.layout == "edition" else table_layouts()
+    print(f"layout: {args.layout} ({', '.join(layout.name for layout in LAYOUTS)})")
     cv2.setNumThreads(1)
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (the machine is shared)")
