@@ -205,8 +205,8 @@ class TagBook:
       that name on top. A different card on a top still held is a card laid.
 
     Each reading the book keeps at most as many tags per card as the engine has
-    face up (the longest counted first): an undo, a reshuffle, a card retrieved
-    make it forget.
+    face up (those seen on the stack first, up to the engine's copies there,
+    then the longest counted): an undo, a reshuffle, a card retrieved make it forget.
     """
 
     def __init__(self) -> None:
@@ -229,10 +229,13 @@ class TagBook:
         self._taken(state, seen)
         held = face_up(state)
         kept: dict[int, CardKey] = {}
+        on_stack = {card.tag for card in seen.stack}
         for key, copies in held.items():
             tags = [tag for tag, known in self.known.items() if known == key]
+            stacked = [tag for tag in tags if tag in on_stack][: copies.stack]
+            tags = stacked + [tag for tag in tags if tag not in stacked]  # then the longest known
             kept.update(dict.fromkeys(tags[: copies.total], key))
-        self.known = kept
+        self.known = {tag: key for tag, key in self.known.items() if tag in kept}
         self._off_a_pile(seen, held)
         self._learn_stack(seen, held)
         self._learn_tops(state, seen, held)
