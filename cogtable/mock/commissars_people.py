@@ -357,6 +357,7 @@ class CommissarsTablePeople(ConsolePeople):
             return
         if not self.forgot_until and self.rng.random() < self.style.mistake_rate:
             self.forgot_until = self.world.frames + FORGET_FRAMES
+            self.mistakes += 1  # the table must wait, and take nothing for it
             self.say(f"{self.state.player_name(player)} forgot to pass")
             return
         self.forgot_until = 0

@@ -1,0 +1,87 @@
+"""End to end: Cogs and Commissars games on the mock card mat, through the camera (truth readings).
+
+Simulated people hold real shuffled decks (:mod:`cogtable.mock.commissars_people`):
+they lay plays on the stack and flips and discards on their piles, press
+confirm for a draw and pass in a response window, type a target or a leader
+power's choice, and make mistakes the table must refuse (a Blitz laid out of
+turn in a response window) or wait out (a pass forgotten for a while). Each
+run must end with one finished game whose journal holds exactly the actions
+the people meant, in table mode (every draw unseen).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogtable.cli import build_parser
+from cogtable.commands import sim
+from cogtable.journal import Journal
+from cogtable.mock.cards_world import CardsWorld
+from cogtable.mock.commissars_people import CommissarsTablePeople
+from cogtable.runtime import JOURNAL_NAME
+from games.commissars.actions import Discard, Play, TopCard, UnseenDraw
+from games.core import CHANCE
+from hardware.profile import load_profile
+
+RUNS = {
+    "2": ["--players", "2", "--option", "max_turns=4", "--seed", "21", "--undo-rate", "0.05"],
+    "3": ["--players", "3", "--option", "max_turns=3", "--seed", "54", "--undo-rate", "0.1"],
+    "4": ["--players", "4", "--option", "max_turns=3", "--seed", "43", "--undo-rate", "0.05"],
+}
+
+
+def _run(argv: list[str], folder: Path) -> tuple[sim.Played, int]:
+    args = build_parser().parse_args(["sim", "commissars", *argv, "--quiet"])
+    played = sim.play_at_console(args, load_profile(), folder)
+    return played, sim.report_console(played, folder)
+
+
+def _journal(folder: Path) -> tuple[list[str], list[object], list[str], dict[str, object]]:
+    with Journal(folder / JOURNAL_NAME) as journal:
+        (game,) = journal.games()
+        record = journal.record(game.id)
+        rows = journal.connection.execute("SELECT source FROM actions").fetchall()
+        return [game.status], list(record.actions), [s for (s,) in rows], dict(record.options)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[sim.Played, int, Path]]:
+    runs = {}
+    for name, argv in RUNS.items():
+        folder = tmp_path_factory.mktemp(f"commissars-{name}")
+        played, status = _run(argv, folder)
+        runs[name] = (played, status, folder)
+    return runs
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
+    played: dict[str, tuple[sim.Played, int, Path]], name: str
+) -> None:
+    run, status, folder = played[name]
+    people = run.people
+    assert isinstance(people, CommissarsTablePeople) and isinstance(people.world, CardsWorld)
+    assert people.finished and status == 0, run.reason
+    statuses, actions, sources, options = _journal(folder)
+    assert statuses == ["finished"]
+    assert options["hands"] == "unknown", "table mode on the card mat"
+    assert actions == people.meant, "the journal holds exactly what the people meant"
+    assert run.runtime.table.state.outcome() is not None
+    camera = {type(a) for a, source in zip(actions, sources, strict=True) if source == "camera"}
+    assert camera <= {Play, Discard, TopCard}, "the camera reads cards laid, nothing else"
+    assert TopCard in camera and Play in camera
+    draws = [
+        source for a, source in zip(actions, sources, strict=True) if a == UnseenDraw(player=CHANCE)
+    ]
+    assert draws and set(draws) == {"button"}, "every draw is the drawer's confirm"
+
+
+def test_the_people_made_mistakes_and_the_table_refused_them(
+    played: dict[str, tuple[sim.Played, int, Path]],
+) -> None:
+    mistakes = {
+        name: sum(log.mistakes for log in run.people.played) for name, (run, _, _) in played.items()
+    }
+    assert sum(mistakes.values()) >= 1, mistakes
