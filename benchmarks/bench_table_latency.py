@@ -47,7 +47,7 @@ for 2, one Commissars game for 3 capped at 30 turns, one Cookie game for 4;
 about a minute on two cores.
 
     .venv/bin/python benchmarks/bench_table_latency.py [--only GAME] [--games 1] [--seed 0]
-        [--camera render|truth] [--size 1280x720] [--players N] [--max-turns 30] [--strict]
+        [--camera render|truth] [--size 1280x720] [--players N] [--max-turns 4] [--strict]
 
 Exit status: 0 when every game finished with at least one sample; 1 when a
 game did not finish or gave no sample; with ``--strict`` also 2 when a p99 misses the goal.
@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         help="players in each console game (default: cog 2, commissars 3, cookie 4)",
     )
     options.add_argument(
-        "--max-turns", type=int, default=30, help="Commissars turn cap (0: none; default 30)"
+        "--max-turns", type=int, default=4, help="Commissars turn cap (0: none; default 4)"
     )
     options.add_argument("--strict", action="store_true", help="exit 2 when a p99 misses the goal")
     chosen = options.parse_args(argv)
