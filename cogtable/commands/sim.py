@@ -9,10 +9,14 @@ and answered on the LEDs, which the people read to know whether a move
 counted. They sometimes try an illegal move and put it right when the LEDs
 blink red, and sometimes hold undo.
 
-Every other game (``cog``, ``commissars``, ``cookie``) is read by no camera
-yet: simulated people answer what the table asks at the console, press their
-seat buttons and roll the simulated Pico's electronic dice
-(:mod:`cogtable.mock.console_people`).
+Every other game (``cog``, ``commissars``, ``cookie``) is played by the
+simulated people of ``cogtable.mock.<game>_people`` on the parts its adapter
+reads: C.O.G.'s printed board and mats, the card mat of the profile's
+``[cards]`` (``cogtable.mock.parts_world``, ``cogtable.mock.cards_world``;
+``--camera truth`` or ``render``). They lay pieces and cards with a hand over
+them, press their seat buttons, roll the simulated Pico's dice and answer at
+the console what no camera sees (:mod:`cogtable.mock.console_people`, which
+also plays a game whose parts the profile lacks).
 
 With ``--state-dir`` the journal and the physical board are kept there, so a
 run that is killed carries on where the journal stands when started again.
