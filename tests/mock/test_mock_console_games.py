@@ -123,9 +123,10 @@ def test_cog_dice_are_rolled_on_the_pico_pieces_read_by_the_camera_cards_typed(
             assert by_type[placement] <= {"camera", "button", "console"}, (name, placement)
             assert "camera" in by_type[placement] or "button" in by_type[placement]
         words = by_type.get("PlaceWord", set()) | by_type.get("PlaceWordWild", set())
-        assert words <= {"camera"}, (name, by_type)  # a game with no word laid is possible
+        # a word whose wild tiles read two ways is a choice: confirmed (button) or typed
+        assert words <= {"camera", "button", "console"}, (name, by_type)
         laid |= words
-    assert laid == {"camera"}, "words were laid, and only through the camera"
+    assert "camera" in laid, "words were laid through the camera"
 
 
 def sources_by_type(run: ConsoleRun) -> dict[str, set[str]]:
