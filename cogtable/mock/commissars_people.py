@@ -38,6 +38,14 @@ from typing import Any
 
 from cogtable.adapters.commissars_cards import tags_for
 from cogtable.inputs import ConsoleCommand
+from cogtable.mock.card_hands import (
+    Laying,
+    Waiting,
+    Zones,
+    differs,
+    mat_of,
+    start_laying,
+)
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.console_people import ConsolePeople
 from games.commissars.actions import Choose, Discard, EndPhase, Pass, Play, TopCard, UnseenDraw
@@ -46,8 +54,6 @@ from games.commissars.tasks import Flip, Search
 from games.core import CHANCE, Action, Record, replay
 from vision.card_mat import CENTRE
 
-HAND_FRAMES = (2, 4)
-"""A hand stays over the mat this many frames (fewest, most) while laying a card."""
 PATIENCE_FRAMES = 25
 """Frames to wait for the table to take what was laid, before looking again."""
 FORGET_FRAMES = 10
@@ -56,8 +62,6 @@ STACK_SHOWN = 5
 """The centre zone holds five cards side by side: older stack cards are set aside."""
 BLITZ_RATE = 0.1
 """How often a seat the table is not waiting for lays a Blitz it may play."""
-Zones = dict[str, tuple[Counter[int], int]]
-"""Zone name -> (face-up tag ids, backs): a mat as the people mean it to be."""
 
 
 @dataclass
@@ -67,27 +71,6 @@ class Cards:
     deck: list[int]
     hand: list[int] = field(default_factory=list)
     pile: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Laying:
-    """A hand at work on the mat: the mat to make, until when, and what it means."""
-
-    who: str
-    target: Zones
-    until: int
-    actions: tuple[Action, ...]
-    mistake: bool = False
-
-
-@dataclass
-class Waiting:
-    """Something laid or pressed, waiting for the table to take it."""
-
-    actions: tuple[Action, ...]
-    ply: int
-    since: int
-    mistake: bool = False
 
 
 @dataclass
@@ -396,14 +379,12 @@ class CommissarsTablePeople(ConsolePeople):
     ) -> None:
         """Reach over the first zone to change; the change is made, the hand stays a while."""
         assert self.world is not None
-        changed = [name for name in target if _zone_differs(self._mat(), target, name)]
-        if not changed:
+        laying = start_laying(self.world, self.rng, who, target, actions, mistake=mistake)
+        if laying is None:
             return
-        self.world.reach(who, changed[0])
         if not mistake:
             self.meant.extend(actions)
-        until = self.world.frames + self.rng.randint(*HAND_FRAMES)
-        self.laying = Laying(who, target, until, actions, mistake)
+        self.laying = laying
 
     def _go_on_laying(self) -> None:
         assert self.world is not None and self.laying is not None
@@ -478,12 +459,12 @@ class CommissarsTablePeople(ConsolePeople):
 
     def _mat(self) -> Zones:
         assert self.world is not None
-        return {name: (Counter(up), down) for name, (up, down) in self.world.contents().items()}
+        return mat_of(self.world)
 
     def _mat_right(self) -> bool:
         """Put the mat as the cards lie; True if it already was."""
         target = self._target()
-        if _differs(self._mat(), target):
+        if differs(self._mat(), target):
             self._lay("tidy", target, ())
             return False
         return True
@@ -497,16 +478,6 @@ def _prefix(tags: list[int], want: list[tuple[int, str]], key: Any) -> int:
             break
         kept += 1
     return kept
-
-
-def _zone_differs(mat: Zones, target: Zones, name: str) -> bool:
-    up, down = mat.get(name, (Counter(), 0))
-    want_up, want_down = target.get(name, (Counter(), 0))
-    return +up != +want_up or down != want_down
-
-
-def _differs(mat: Zones, target: Zones) -> bool:
-    return any(_zone_differs(mat, target, name) for name in set(mat) | set(target))
 
 
 def _make(world: CardsWorld, mat: Zones, target: Zones) -> None:

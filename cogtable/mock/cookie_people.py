@@ -33,6 +33,14 @@ from cogtable.adapters.base import GREEN
 from cogtable.adapters.cookie_cards import Card, role, set_card, tag_of
 from cogtable.adapters.cookie_judge import simultaneous, slots_turned_up
 from cogtable.inputs import ConsoleCommand
+from cogtable.mock.card_hands import (
+    Laying,
+    Waiting,
+    Zones,
+    differs,
+    mat_of,
+    start_laying,
+)
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.console_people import ConsolePeople
 from games.cookie.actions import (
@@ -52,35 +60,10 @@ from games.cookie.hunt import HuntState
 from games.core import CHANCE, Action, Record, replay
 from vision.card_mat import CENTRE
 
-HAND_FRAMES = (2, 4)
-"""A hand stays over the mat this many frames (fewest, most) while laying a card."""
 PATIENCE_FRAMES = 25
 """Frames to wait for the table to take what was laid, before looking again."""
 FORGET_FRAMES = 12
 """How long someone who forgot to press "I looked" takes to remember."""
-Zones = dict[str, tuple[Counter[int], int]]
-"""Zone name -> (face-up tag ids, backs): a mat as the people mean it to be."""
-
-
-@dataclass
-class Laying:
-    """A hand at work on the mat: the zones to change, until when, and what it means."""
-
-    who: str
-    target: Zones
-    until: int
-    actions: tuple[Action, ...]
-    mistake: bool = False
-
-
-@dataclass
-class Waiting:
-    """Something laid, waiting for the table to take it (its move count to go on)."""
-
-    actions: tuple[Action, ...]
-    ply: int
-    since: int
-    mistake: bool = False
 
 
 @dataclass
@@ -150,7 +133,7 @@ class CookieTablePeople(ConsolePeople):
     def _mat_right(self) -> bool:
         """Put the mat as the people mean it (cards taken leave it); True if it already was."""
         target = self._target()
-        if _differs(self._mat(), target):
+        if differs(self._mat(), target):
             self._lay("tidy", target, ())
             return False
         return True
@@ -169,7 +152,7 @@ class CookieTablePeople(ConsolePeople):
 
     def _mat(self) -> Zones:
         assert self.world is not None
-        return {name: (Counter(up), down) for name, (up, down) in self.world.contents().items()}
+        return mat_of(self.world)
 
     # -- answering ---------------------------------------------------------------------
 
@@ -339,14 +322,12 @@ class CookieTablePeople(ConsolePeople):
     ) -> None:
         """Reach over the first zone to change; the change is made, the hand stays a while."""
         assert self.world is not None
-        changed = [name for name in target if _zone_differs(self._mat(), target, name)]
-        if not changed:
+        laying = start_laying(self.world, self.rng, who, target, actions, mistake=mistake)
+        if laying is None:
             return
-        self.world.reach(who, changed[0])
         if not mistake:
             self.meant.extend(actions)
-        until = self.world.frames + self.rng.randint(*HAND_FRAMES)
-        self.laying = Laying(who, target, until, actions, mistake)
+        self.laying = laying
 
     def _go_on_laying(self) -> None:
         assert self.world is not None and self.laying is not None
@@ -413,16 +394,6 @@ class CookieTablePeople(ConsolePeople):
 def _card(action: Action) -> str:
     assert isinstance(action, Play | Hunt), action
     return action.card if isinstance(action, Play) else action.character
-
-
-def _zone_differs(mat: Zones, target: Zones, name: str) -> bool:
-    up, down = mat.get(name, (Counter(), 0))
-    want_up, want_down = target.get(name, (Counter(), 0))
-    return +up != +want_up or down != want_down
-
-
-def _differs(mat: Zones, target: Zones) -> bool:
-    return any(_zone_differs(mat, target, name) for name in set(mat) | set(target))
 
 
 def _make(world: CardsWorld, mat: Zones, target: Zones) -> None:
