@@ -305,24 +305,34 @@ class Profile:
 
 def gpio_pins(profile: Profile) -> dict[str, Pin]:
     """Every GPIO pin the profile uses, by the dotted key that names it."""
-    return _pin_uses(profile.gpio, list(enumerate(profile.seats)), profile.dice)
+    seats = [(number, _fields_of(seat)) for number, seat in enumerate(profile.seats)]
+    return _pin_uses(_fields_of(profile.gpio), seats, _fields_of(profile.dice))
+
+
+def _fields_of(section: Any) -> Mapping[str, Any]:
+    """A section's values by key (none for an absent section), as :func:`_pin_uses` reads them."""
+    return {} if section is None else vars(section)
 
 
 def _pin_uses(
-    gpio: GpioProfile | None, seats: list[tuple[int, Seat]], dice: DiceProfile | None
+    gpio: Mapping[str, Any], seats: list[tuple[int, Mapping[str, Any]]], dice: Mapping[str, Any]
 ) -> dict[str, Pin]:
-    """The GPIO pins of these sections (seats by their number), by dotted key."""
-    pins: dict[str, Pin | None] = {}
-    if gpio is not None:
-        pins.update({"gpio.new_game_pin": gpio.new_game_pin, "gpio.pause_pin": gpio.pause_pin})
+    """The GPIO pins of these sections' values (seats by their number), by dotted key.
+
+    Values by key, not typed sections, so that the pins a section with a mistake
+    elsewhere got right are checked too.
+    """
+    pins: dict[str, Pin | None] = {
+        "gpio.new_game_pin": gpio.get("new_game_pin"),
+        "gpio.pause_pin": gpio.get("pause_pin"),
+    }
     for number, seat in seats:
-        pins[f"seats[{number}].confirm_pin"] = seat.confirm_pin
-        pins[f"seats[{number}].undo_pin"] = seat.undo_pin
-        pins[f"seats[{number}].pass_pin"] = seat.pass_pin
-        for channel, pin in enumerate(seat.led_pins):
+        pins[f"seats[{number}].confirm_pin"] = seat.get("confirm_pin")
+        pins[f"seats[{number}].undo_pin"] = seat.get("undo_pin")
+        pins[f"seats[{number}].pass_pin"] = seat.get("pass_pin")
+        for channel, pin in enumerate(seat.get("led_pins", ())):
             pins[f"seats[{number}].led_pins[{channel}]"] = pin
-    if dice is not None:
-        pins["dice.roll_pin"] = dice.roll_pin
+    pins["dice.roll_pin"] = dice.get("roll_pin")
     return {key: pin for key, pin in pins.items() if pin is not None}
 
 
@@ -336,24 +346,21 @@ def pico_buttons(profile: Profile) -> dict[int, tuple[int | None, str]]:
 
 def _pico_button_uses(profile: Profile) -> Iterator[tuple[str, int, int | None, str]]:
     """(dotted key, firmware button id, seat or None, kind) for each button on the Pico."""
-    return _button_uses(profile.pico, list(enumerate(profile.seats)))
+    seats = [(number, _fields_of(seat)) for number, seat in enumerate(profile.seats)]
+    return _button_uses(_fields_of(profile.pico), seats)
 
 
 def _button_uses(
-    pico: PicoProfile | None, seats: list[tuple[int, Seat]]
+    pico: Mapping[str, Any], seats: list[tuple[int, Mapping[str, Any]]]
 ) -> Iterator[tuple[str, int, int | None, str]]:
-    """The Pico buttons of these sections (seats by their number); see _pico_button_uses."""
-    table = {} if pico is None else {"new_game": pico.new_game_button, "pause": pico.pause_button}
-    for kind, button in table.items():
+    """The Pico buttons of these sections' values (seats by number); see _pico_button_uses."""
+    for kind in ("new_game", "pause"):
+        button = pico.get(f"{kind}_button")
         if button is not None:
             yield f"pico.{kind}_button", button, None, kind
     for number, seat in seats:
-        buttons = {
-            "confirm": seat.confirm_button,
-            "undo": seat.undo_button,
-            "pass": seat.pass_button,
-        }
-        for kind, button in buttons.items():
+        for kind in ("confirm", "undo", "pass"):
+            button = seat.get(f"{kind}_button")
             if button is not None:
                 yield f"seats[{number}].{kind}_button", button, number, kind
 
@@ -426,6 +433,10 @@ class _Table:
         self.path = path
         self.errors = errors
         self.used: set[str] = set()
+        self.accepted: dict[str, Any] = {}
+        """The values given here that passed their check, by key (whatever else is wrong)."""
+        self.children: dict[str, _Table] = {}
+        """The sub-tables read so far, by key (``name`` or ``name[number]``)."""
 
     def key(self, name: str) -> str:
         """The dotted path of one of this table's keys."""
@@ -445,12 +456,18 @@ class _Table:
                 return _BAD
             return default
         value = check(self.data[name])
-        return self.fail(name, self.data[name], expected) if value is None else value
+        if value is None:
+            return self.fail(name, self.data[name], expected)
+        self.accepted[name] = value
+        return value
 
     def table(self, name: str, default: Any = _MISSING) -> _Table | Any:
         """A sub-table, or the default (a mistake if none) when it is absent."""
         value = self.get(name, _as_dict, "a table", default)
-        return _Table(value, self.key(name), self.errors) if isinstance(value, dict) else value
+        if not isinstance(value, dict):
+            return value
+        self.children[name] = _Table(value, self.key(name), self.errors)
+        return self.children[name]
 
     def tables(self, name: str, expected: str) -> Iterator[_Table]:
         """Each table of an array of tables (``[[name]]``)."""
@@ -459,7 +476,9 @@ class _Table:
             return
         for number, item in enumerate(items):
             if isinstance(item, dict):
-                yield _Table(item, f"{self.key(name)}[{number}]", self.errors)
+                child = _Table(item, f"{self.key(name)}[{number}]", self.errors)
+                self.children[f"{name}[{number}]"] = child
+                yield child
             else:
                 self.errors.append(f"{self.key(name)}[{number}] = {_show(item)}: expected a table")
 
@@ -639,7 +658,7 @@ def _build_profile(top: _Table, source: str) -> Profile | None:
     top.finish()
     if isinstance(top.data.get("seats"), list):
         _check_seat_count(top, len(seats))
-    _cross_check(parts, seats, top.errors)
+    _cross_check(top, parts, len(seats))
     _check_cards(parts, top.errors)
     if any(value is _BAD for value in [name, *parts.values(), *seats]) or not seats:
         return None
@@ -948,30 +967,39 @@ def _segments_fit(table: _Table, segments: list[tuple[str, Any]], length: int) -
 # -- checks across sections ------------------------------------------------------
 
 
-def _cross_check(parts: dict[str, Any], seats: tuple[Any, ...], errors: list[str]) -> None:
+def _cross_check(top: _Table, parts: dict[str, Any], seat_count: int) -> None:
     """Mistakes no single value shows: names, pins or button ids used twice, seat LEDs.
 
-    Checked among the sections (and seats) that are good, whatever else is
-    wrong, so that every mistake is reported at once.
+    Checked among every value that is right by itself, even in a section with
+    another mistake, so that every mistake is reported at once.
     """
-    good = {name: None if value is _BAD else value for name, value in parts.items()}
-    good_seats = [(number, seat) for number, seat in enumerate(seats) if seat is not _BAD]
-    pins = _pin_uses(good["gpio"], good_seats, good["dice"])
-    _check_seat_names(good_seats, errors)
+    errors = top.errors
+    seats = [(number, _accepted(top, f"seats[{number}]")) for number in range(seat_count)]
+    pins = _pin_uses(_accepted(top, "gpio"), seats, _accepted(top, "dice"))
+    _check_seat_names(seats, errors)
     _check_pins_unique(pins, errors)
-    _check_pico_buttons_unique(_button_uses(good["pico"], good_seats), errors)
-    if good["leds"] is not None and len(good_seats) == len(seats):
-        _check_seat_segment(good["leds"], len(seats), errors)
+    _check_pico_buttons_unique(_button_uses(_accepted(top, "pico"), seats), errors)
+    if parts["leds"] is not _BAD:
+        _check_seat_segment(parts["leds"], seat_count, errors)
     if parts["gpio"] is None:
         _check_gpio_table(pins, errors)
 
 
-def _check_seat_names(seats: list[tuple[int, Seat]], errors: list[str]) -> None:
+def _accepted(top: _Table, key: str) -> Mapping[str, Any]:
+    """The values of sub-table ``key`` that passed their own check (none if it is absent)."""
+    child = top.children.get(key)
+    return {} if child is None else child.accepted
+
+
+def _check_seat_names(seats: list[tuple[int, Mapping[str, Any]]], errors: list[str]) -> None:
     seen: set[str] = set()
     for number, seat in seats:
-        if seat.name.lower() in seen:
-            errors.append(f'seats[{number}].name = "{seat.name}": expected a name not used before')
-        seen.add(seat.name.lower())
+        name = seat.get("name")
+        if name is None:
+            continue
+        if name.lower() in seen:
+            errors.append(f'seats[{number}].name = "{name}": expected a name not used before')
+        seen.add(name.lower())
 
 
 def _canonical_pin(pin: Pin) -> str:

@@ -269,6 +269,25 @@ def test_every_mistake_is_reported_at_once() -> None:
     assert errors[1].startswith("leds.length = 0")
 
 
+def test_a_pin_or_button_used_twice_is_named_even_where_its_own_section_has_a_mistake() -> None:
+    """The pause pin is seat 1's confirm pin, while [gpio] and that seat each have a mistake."""
+    text = edited("pause_pin = 21", "pause_pin = 5")
+    text = edited("bounce_time_s = 0.05", 'bounce_time_s = "fast"', text)
+    text = edited('colour = "#e02020"', 'colour = "reddish"', text)
+    text = edited("pass_button = 6", "pass_button = 4", text)
+    text = edited('name = "Blue"', 'name = "red"', edited('colour = "#2050f0"', "colour = 7", text))
+    assert errors_of(text) == (
+        'gpio.bounce_time_s = "fast": expected a number of seconds, 0-60',
+        'seats[0].colour = "reddish": expected a colour: "#rrggbb" or [red, green, blue] 0-255',
+        'seats[1].colour = 7: expected a colour: "#rrggbb" or [red, green, blue] 0-255',
+        'seats[1].name = "red": expected a name not used before',
+        "seats[0].confirm_pin = 5: expected a pin not used elsewhere (it is already "
+        "gpio.pause_pin)",
+        "seats[0].pass_button = 4: expected a Pico button id not used elsewhere (it is already "
+        "pico.new_game_button)",
+    )
+
+
 def test_a_toml_syntax_error_names_its_line() -> None:
     (error,) = errors_of(edited("gamma = 2.2", "gamma = = 2.2"))
     line = MOCK.splitlines().index("gamma = 2.2") + 1
