@@ -619,7 +619,7 @@ class BoardReader:
         board = self._local_board(values[per_peg:])
         colour = peg_colour(pegs[:, : self._samples_per_peg], board)
         cogs = self._likely_cogs(colour)
-        parallax = self._steady_parallax(image, homography, cogs)
+        parallax = self._steady_parallax(image, homography, cogs, board.rim.outliers >= 2)
         if parallax is not None and cogs.any():
             lifted = homography @ parallax.matrix()
             top = _remap(image, project(lifted, self._peg_points))
@@ -651,11 +651,14 @@ class BoardReader:
         distance = colour_distance(colour.features, self._empty)
         return distance > COG_DISTANCE
 
-    def _steady_parallax(self, image: np.ndarray, homography, cogs: np.ndarray):
+    def _steady_parallax(self, image: np.ndarray, homography, cogs: np.ndarray, covered: bool):
         """The parallax: found again only when the camera moved since it was last found.
 
         It depends only on the camera's pose and the cogs' height, so a camera
-        that stays put (the homography within :data:`STEADY_PIXELS`) keeps it.
+        that stays put (the homography within :data:`STEADY_PIXELS`) keeps it;
+        but only one found in a frame with nothing over the board: hubs searched
+        under a hand are the hand's, and a still camera would keep that wrong
+        parallax after the hand left (every later frame then doubts a cog).
         """
         if self._last_parallax is not None:
             before, parallax = self._last_parallax
@@ -663,7 +666,8 @@ class BoardReader:
             if moved.max() < STEADY_PIXELS:
                 return parallax
         parallax = self._parallax(image, homography, cogs)
-        self._last_parallax = (homography, parallax) if parallax is not None else None
+        kept = parallax is not None and not covered
+        self._last_parallax = (homography, parallax) if kept else None
         return parallax
 
     def _parallax(self, image: np.ndarray, homography, cogs: np.ndarray) -> Parallax | None:

@@ -72,3 +72,24 @@ def test_a_steady_camera_keeps_its_parallax_and_a_moved_one_finds_it_again() -> 
     turned = replace(scene, camera=replace(camera, azimuth_deg=20))
     third = reader.read(renderer.render(turned, 3)[0])
     assert third.parallax != first.parallax and third.certain
+
+
+def test_a_parallax_found_under_a_hand_is_not_kept_once_the_hand_has_left() -> None:
+    from dataclasses import replace
+
+    from vision.renderer import random_hand
+    from vision.scene_conditions import CONDITIONS
+
+    rng = np.random.default_rng(1_100_002)
+    scene = CONDITIONS["tall cogs"].scene(rng, (1280, 720))
+    hand = replace(scene, hand=random_hand(rng, GEOMETRY))
+    reader, renderer = BoardReader(), Renderer()
+    still = renderer.render(scene, 1)[0]
+    under_hand = [reader.read(renderer.render(hand, seed)[0]) for seed in (2, 3)]
+    after = reader.read(still)
+    fresh = BoardReader().read(still)
+    assert all(reading.covered for reading in under_hand)
+    pegs = GEOMETRY.peg_positions()
+    apart = after.parallax.displacement(pegs) - fresh.parallax.displacement(pegs)
+    assert np.abs(apart).max() < 0.2
+    assert after.certain and after.position() == scene.position
