@@ -292,18 +292,21 @@ def ask_chance(state: CogState, out: TextIO) -> Action | None:
 
 
 def chance_question(state: CogState) -> str:
-    """What the table must roll or draw now and what for, with the answers allowed."""
+    """What the table must roll or draw now and what for, with the answers allowed.
+
+    Every question names the quit word beside the answers (a letter, q too, is a draw).
+    """
     view = state.view()
     head = view["queue"][0]
     kind, args = head[0], head[1:]
     if kind in ("goal", "roll", "reroll", "neutral"):
-        return f"{_roll_purpose(view, kind, args)} (1 to 6):"
+        return f"{_roll_purpose(view, kind, args)} (1 to 6, or {QUIT}):"
     if kind in ("card_slot", "card"):
         where = f"cabinet slot {args[0] + 1}" if kind == "card_slot" else COLOURS[args[0]]
-        return f"Draw a cabinet card for {where} (name or number; {view['deck_size']} in the deck):"
-    return (
-        f"Draw a letter from the bag for {_letter_purpose(view, kind, args)} ({_bag_words(state)}):"
-    )
+        deck = f"{view['deck_size']} in the deck"
+        return f"Draw a cabinet card for {where} (name or number, or {QUIT}; {deck}):"
+    purpose = _letter_purpose(view, kind, args)
+    return f"Draw a letter from the bag for {purpose} ({_bag_words(state)}; or {QUIT}):"
 
 
 def _roll_purpose(view: dict[str, Any], kind: str, args: list[Any]) -> str:

@@ -53,11 +53,12 @@ def test_typed_rolls_and_draws_are_exactly_what_the_record_holds(
     assert final.is_over() and render(final) in out
     assert final == replay(Record.loads(seeded.read_text()))
     for question in (
-        "Roll a die to remove the goal card of that number (1 to 6):",
+        "Roll a die to remove the goal card of that number (1 to 6, or quit):",
         "Draw a letter from the bag for centre square 1 (letters left: A:10 B:3",
+        "X:1 Y:2 Z:1; or quit):",
         "Draw a letter from the bag for top slot 2",
-        "Draw a cabinet card for cabinet slot 1 (name or number;",
-        "Roll the red die for die slot 1 (1 to 6):",
+        "Draw a cabinet card for cabinet slot 1 (name or number, or quit;",
+        "Roll the red die for die slot 1 (1 to 6, or quit):",
         "Roll a die for the neutral pawns",
     ):
         assert question in out
@@ -99,7 +100,7 @@ def test_a_card_is_taken_by_name_or_number_only_from_the_deck(
     chosen = ask_chance(state, out)
     assert chosen == DrawCard(30, player=CHANCE)  # Clamp
     text = out.getvalue()
-    assert text.startswith("Draw a cabinet card for cabinet slot 1 (name or number; ")
+    assert text.startswith("Draw a cabinet card for cabinet slot 1 (name or number, or quit; ")
     assert "'black gauge' is not a card in the deck" in text  # black cards leave 2-player games
     assert text.count("is not a card in the deck: type its number or name, one of #") == 4
     assert state.snapshot() == before
