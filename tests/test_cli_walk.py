@@ -201,6 +201,20 @@ def output_cases(option: str, *base: str) -> list[Case]:
     ]
 
 
+def edition_cases(*base: str) -> list[Case]:
+    """C.O.G.'s own edition file (``--edition``) of every kind that is not an edition."""
+    return [
+        case(kind, expect, *base, "--edition", edition)
+        for kind, expect, edition in (
+            ("missing file", "cannot read the C.O.G. edition file", "{d}/missing.toml"),
+            ("garbage", "not valid TOML", "{d}/garbage.txt"),
+            ("binary", "cannot read the C.O.G. edition file", "{d}/binary.bin"),
+            ("folder", "cannot read the C.O.G. edition file", "{d}/folder"),
+            ("wrong types", "the [letters] table is missing", "{d}/wrong.toml"),
+        )
+    ]
+
+
 def seat_cases(command: str, game: str) -> list[Case]:
     """A seat that is no player, a seat past the last, a seat that is no number."""
     base = (command, game, "--quiet") if command == "sim" else (command, game)
@@ -422,6 +436,17 @@ WALKS: dict[str, list[Case]] = {
         case("absurd number", "there is no game 7", "export", "7", "--state-dir", "{d}/good"),
     ],
     "firmware": [
+        *with_profile(("firmware", "check", "--port", "none")),
+        *[
+            case(kind, expect, "firmware", "check", "--port", "none", "--config", config)
+            for kind, expect, config in (
+                ("missing file", "cannot be read", "{d}/missing.py"),
+                ("garbage", "is not valid Python", "{d}/garbage.txt"),
+                ("binary", "cannot be read", "{d}/binary.bin"),
+                ("folder", "cannot be read", "{d}/folder"),
+                ("wrong types", "LED_COUNT is missing", "{d}/wrong.json"),
+            )
+        ],
         case("absurd number", "--timeout", "firmware", "check", "--timeout", "-1"),
         case("missing file", "no serial port", "firmware", "check", "--port", "{d}/missing"),
         case("wrong types", "nothing to flash", "firmware", "flash", "--port", "sim"),
@@ -435,6 +460,7 @@ WALKS: dict[str, list[Case]] = {
         f"play {game}": [
             *output_cases("--record", *argv),
             *seat_cases("play", game),
+            *(edition_cases(*argv) if game == "cog" else []),
         ]
         for game, argv in PLAY.items()
     },
