@@ -166,6 +166,26 @@ def test_sim_refuses_a_garbage_saved_board_before_creating_the_journal(
     assert Snapshot.of(tmp_path) == before
 
 
+@pytest.mark.parametrize(
+    ("game", "text", "why"),
+    [
+        ("kogworks", '{"people": {}}', "it has no 'world'"),
+        ("kogworks", "[1]", "a value in it is of the wrong kind"),
+        ("cog", '{"game": "cog"}', "it has no 'people'"),
+        ("cookie", '{"game": "cookie", "people": {"x": 1}}', "it has no 'played'"),
+    ],
+)
+def test_sim_says_in_words_what_a_saved_board_lacks(
+    tmp_path: Path, game: str, text: str, why: str
+) -> None:
+    """Not Python's own KeyError('world') or "'int' object is not subscriptable"."""
+    (tmp_path / "mock-world.json").write_text(text)
+    error = one_error(run_cli(["sim", game, "--quiet", "--state-dir", str(tmp_path)]))
+    assert why in error
+    assert "Error" not in error and "object" not in error
+    assert not (tmp_path / JOURNAL_NAME).exists()
+
+
 @pytest.mark.parametrize("size", ["100x80", "640x360", f"{MIN_READABLE_SIDE - 1}x1000"])
 def test_sim_refuses_a_frame_too_small_to_read_at_once(tmp_path: Path, size: str) -> None:
     result = run_cli(["sim", "kogworks", "--size", size, "--state-dir", str(tmp_path)])

@@ -49,7 +49,7 @@ from cogtable.commands._seats import (
     add_seat_arguments,
     seat_kinds,
 )
-from cogtable.errors import UserError
+from cogtable.errors import UserError, data_fault
 from cogtable.files import check_folder
 from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
@@ -285,7 +285,7 @@ def _saved_board(path: Path, args: argparse.Namespace, geometry: Any) -> dict[st
         MockWorld(geometry=geometry).restore(data["world"])
         People(lambda: None, None, args.seed, _style(args), args.games).restore(data["people"], 0)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise UserError(f"cannot read the mock board {path}: {error!r}") from error
+        raise UserError(f"cannot read the mock board {path}: {data_fault(error)}") from error
     return data
 
 
@@ -400,7 +400,7 @@ def _remembered(path: Path, game: str) -> dict[str, Any] | None:
         data = saved["people"]
         ConsolePeople.check_saved(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise UserError(f"cannot read the mock table {path}: {error}") from error
+        raise UserError(f"cannot read the mock table {path}: {data_fault(error)}") from error
     return data  # type: ignore[no-any-return]
 
 
@@ -535,7 +535,7 @@ def _set_up(
         try:
             _carry_on(data, world, people)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise UserError(f"cannot read the mock board {saved}: {error!r}") from error
+            raise UserError(f"cannot read the mock board {saved}: {data_fault(error)}") from error
         return
     history = list(runtime.table.state.history)
     if history:

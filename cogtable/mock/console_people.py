@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from cogtable.adapters import adapter_for
 from cogtable.adapters.base import is_public
+from cogtable.errors import data_fault
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
 from cogtable.mock.world import MockWorld
@@ -138,7 +139,7 @@ class ConsolePeople:
             finished = data["finished"]
             next_game = data.get("next_game", False)
         except (AttributeError, KeyError, TypeError, ValueError) as error:
-            raise ValueError(f"not what the mock people remember: {error!r}") from error
+            raise ValueError(f"not what the mock people remember: {data_fault(error)}") from error
         for name, flag in (("finished", finished), ("next_game", next_game)):
             if not isinstance(flag, bool):
                 raise ValueError(f"not what the mock people remember: {name} = {flag!r}")
