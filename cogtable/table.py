@@ -298,13 +298,19 @@ class GameTable:
         return len(self.state.history) > ply
 
     def _resync(self, seen: Any) -> None:
-        """Not in sync: only compare, and show where the board differs (and why, after an undo)."""
+        """Not in sync: only compare, and show where the board differs (and why, after an undo).
+
+        After an undo the status and the terminal's ``last`` line then say what to
+        do ("...: lift the cog"), as they do right after an undo held at the table,
+        also when the undo was recalled after a restart.
+        """
         verdict = self.adapter.resync(self.state, seen)
         self.view.synced = verdict.kind == "in-sync"
         if self.view.synced:
             self.view.taken_back = ""
         elif self.view.taken_back:
             verdict = dataclasses.replace(verdict, reason=self.view.taken_back)
+            self.view.last = self.view.taken_back
         self.view.verdict = verdict
 
     # -- dice, buttons and the console ------------------------------------------------

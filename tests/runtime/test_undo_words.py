@@ -98,6 +98,8 @@ def test_after_a_restart_right_after_an_undo_the_table_still_says_what_to_lift(
     assert again.status()["last"] == "the last move (+9.1) was taken back"
     again.handle(settled(with_cog), 4.0)  # the undone cog still stands
     assert again.status()["message"] == LIFT
+    assert again.status()["last"] == LIFT
+    assert f"last: {LIFT}" in again.screen_lines(), "the terminal says what to lift too"
     again.handle(settled(start), 5.0)
     assert again.status()["in_sync"] is True
     assert again.status()["message"] == "the board matches the game"
