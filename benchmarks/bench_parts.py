@@ -22,6 +22,9 @@ accuracy of cogs, dice and pawn spaces; then each table held still for 15
 frames through one settling filter per part: parts committed (all right?),
 and that no part with a doubtful place was ever committed. ``--part speed|render|accuracy``
 runs one part.
+
+Tune on other seeds and fonts, never on the report's: ``--seed N --fonts development``
+(vision.tiles.DEVELOPMENT_FONTS) draws the tables from seed N in fonts kept for tuning.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from vision.layout import LETTERS
 from vision.parts import MIN_CONFIDENCE, PartsReader, TableReading
 from vision.settle import SettlingFilter
 from vision.table_renderer import TableRenderer, TableScene, random_table_scene
-from vision.tiles import HELD_OUT_FONTS
+from vision.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS
 
 SEEDS = 900_000
 SIZES = ((1280, 720), (1920, 1080))
@@ -53,6 +56,8 @@ SPEED_SIZE = (1920, 1080)
 LAYOUTS = table_layouts()
 """The parts read: ``--layout test`` (the tests' C.O.G.-like parts, 12 reserve places) or the
 edition's own board and mats (``--layout edition``, the default: 20 smaller reserve places)."""
+FONTS = HELD_OUT_FONTS
+"""The tiles' fonts (``--fonts``): the held-out ones (the report) or the development ones."""
 
 
 def edition_layouts() -> tuple:
@@ -66,7 +71,7 @@ def edition_layouts() -> tuple:
 def _scene(seed: int, fill: float = 0.6) -> TableScene:
     rng = np.random.default_rng(seed)
     contents = random_contents(rng, LAYOUTS, fill)
-    font = HELD_OUT_FONTS[seed % len(HELD_OUT_FONTS)]
+    font = FONTS[seed % len(FONTS)]
     return random_table_scene(rng, LAYOUTS, contents, font=font)
 
 
@@ -139,19 +144,19 @@ def render_speed(frames: int) -> None:
     print(_line("render 1920x1080, a new table (parts laid, sprites drawn)", *new))
 
 
-def accuracy(reader: PartsReader, tables: int) -> None:
+def accuracy(reader: PartsReader, tables: int, first_seed: int = SEEDS + 1000) -> None:
     """Per-place accuracy by kind over rendered tables, and settling of each still table."""
     counts: Counter[str] = Counter()
     settle_counts: Counter[str] = Counter()
     for index in range(tables):
-        seed = SEEDS + 1000 + index
+        seed = first_seed + index
         scene, size = _scene(seed), SIZES[index % len(SIZES)]
         renderer = TableRenderer()
         frames = [renderer.render(scene, size, seed * 100 + frame) for frame in range(15)]
         reader.forget()
         _tally(scene, reader.read(frames[0]), counts)
         _settle(scene, reader, frames, settle_counts)
-    _report(counts, tables)
+    _report(counts, tables, first_seed)
     print(
         f"settling: {tables} tables x {len(LAYOUTS)} parts held still 15 frames: "
         f"{settle_counts['right']} parts committed right, {settle_counts['wrong']} wrong, "
@@ -180,7 +185,7 @@ def _tally(scene: TableScene, reading: TableReading, counts: Counter) -> None:
             kind = _kind(layout, name, expected)
             kinds = [kind]
             if kind == "letter":
-                kinds.append(f"letter, held-out font {HELD_OUT_FONTS.index(scene.font) + 1}")
+                kinds.append(f"letter, {_font_kind()} font {FONTS.index(scene.font) + 1}")
             for name_of in kinds:
                 counts[f"{name_of} total"] += 1
                 counts[f"{name_of} right"] += label == expected
@@ -190,10 +195,15 @@ def _tally(scene: TableScene, reading: TableReading, counts: Counter) -> None:
                 counts[f"{name_of} unsure"] += confidence < MIN_CONFIDENCE
 
 
-def _report(counts: Counter, tables: int) -> None:
-    print(f"accuracy over {tables} tables (held-out fonts, seeds {SEEDS + 1000}+):")
+def _font_kind() -> str:
+    return "held-out" if FONTS is HELD_OUT_FONTS else "development"
+
+
+def _report(counts: Counter, tables: int, first_seed: int) -> None:
+    kind = _font_kind()
+    print(f"accuracy over {tables} tables ({kind} fonts, seeds {first_seed}+):")
     tile_kinds = ("letter", "wild", "star", "empty tile place")
-    fonts = tuple(f"letter, held-out font {i + 1}" for i in range(len(HELD_OUT_FONTS)))
+    fonts = tuple(f"letter, {kind} font {i + 1}" for i in range(len(FONTS)))
     for group in (tile_kinds, fonts, ("cog", "die", "pawn")):
         for kind in group:
             total = counts[f"{kind} total"]
@@ -249,9 +259,17 @@ def main() -> None:
     parser.add_argument(
         "--layout", choices=("edition", "test"), default="edition", help="which parts (edition)"
     )
+    parser.add_argument(
+        "--seed", type=int, default=SEEDS + 1000, help="first accuracy table's seed (tuning only)"
+    )
+    parser.add_argument(
+        "--fonts", choices=("held-out", "development"), default="held-out", help="tiles' fonts"
+    )
+    parser.add_argument("--tables", type=int, default=None, help="accuracy tables (16)")
     args = parser.parse_args()
-    global LAYOUTS  # noqa: PLW0603 - the parts every part of the benchmark reads
+    global LAYOUTS, FONTS  # noqa: PLW0603 - the parts and fonts every part of the benchmark reads
     LAYOUTS = edition_layouts() if args.layout == "edition" else table_layouts()
+    FONTS = HELD_OUT_FONTS if args.fonts == "held-out" else DEVELOPMENT_FONTS
     print(f"layout: {args.layout} ({', '.join(layout.name for layout in LAYOUTS)})")
     cv2.setNumThreads(1)
     load = os.getloadavg()
@@ -265,7 +283,8 @@ def main() -> None:
     if args.part in ("all", "render"):
         render_speed(4 if args.quick else 12)
     if args.part in ("all", "accuracy"):
-        accuracy(reader, 2 if args.quick else 16)
+        tables = args.tables or (2 if args.quick else 16)
+        accuracy(reader, tables, args.seed)
 
 
 if __name__ == "__main__":

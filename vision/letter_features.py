@@ -60,13 +60,32 @@ def letter_views(crops: np.ndarray) -> np.ndarray:
     Two views of each crop (:func:`upright_patches`): ``[:, INK_VIEW]`` centred
     on the letter's ink, ``[:, TILE_VIEW]`` centred on the tile's face.
     """
-    chunks = [
-        hog(upright_patches(crops[start : start + _CHUNK]).reshape(-1, PATCH, PATCH))
-        for start in range(0, len(crops), _CHUNK)
-    ]
-    if not chunks:
-        return np.zeros((0, VIEWS, FEATURE_SIZE), np.float32)
-    return np.concatenate(chunks).reshape(len(crops), VIEWS, FEATURE_SIZE)
+    return seen_views(crops).features
+
+
+@dataclass(frozen=True)
+class SeenViews:
+    """Both views of a batch of crops: their features and the turn each was taken at."""
+
+    features: np.ndarray
+    """(N, VIEWS, FEATURE_SIZE) float32 HOG features (:func:`letter_views`)."""
+    turns: np.ndarray
+    """(N, VIEWS) float32 radians each view's patch was turned by to stand the tile upright
+    (+-pi/4: a turn far beyond how far a tile lies off the grid means the view is not upright)."""
+
+
+def seen_views(crops: np.ndarray) -> SeenViews:
+    """Both views' HOG features and turns of crops (N, 48, 48, 3) BGR uint8."""
+    features, turns = [], []
+    for start in range(0, len(crops), _CHUNK):
+        patches, chunk_turns = _upright_and_turns(crops[start : start + _CHUNK])
+        features.append(hog(patches.reshape(-1, PATCH, PATCH)))
+        turns.append(chunk_turns)
+    if not features:
+        return SeenViews(np.zeros((0, VIEWS, FEATURE_SIZE), np.float32), np.zeros((0, VIEWS)))
+    count = len(crops)
+    stacked = np.concatenate(features).reshape(count, VIEWS, FEATURE_SIZE)
+    return SeenViews(stacked, np.concatenate(turns).astype(np.float32))
 
 
 INK_VIEW, TILE_VIEW = 0, 1
@@ -84,6 +103,11 @@ def upright_patches(crops: np.ndarray) -> np.ndarray:
     ink's centre is precise where the ink is found whole; the face's where the
     letter is thin, broken or joined to a shadow but the tile's edges show.
     """
+    return _upright_and_turns(crops)[0]
+
+
+def _upright_and_turns(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`upright_patches` and the turn (N, 2) radians each was taken at."""
     grey = normalised_grey(crops)
     gradients = HalfGradients.of(grey)
     cx, cy = ink_centres(grey)
@@ -92,7 +116,7 @@ def upright_patches(crops: np.ndarray) -> np.ndarray:
     tile_angle = tile_rotation(grey, tile_x, tile_y, gradients=gradients)
     by_ink = _turned_patches(grey, cx, cy, angle)
     by_tile = _turned_patches(grey, tile_x, tile_y, tile_angle)
-    return np.stack((by_ink, by_tile), axis=1)
+    return np.stack((by_ink, by_tile), axis=1), np.stack((angle, tile_angle), axis=1)
 
 
 def normalised_grey(crops: np.ndarray) -> np.ndarray:

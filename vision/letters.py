@@ -16,8 +16,12 @@ upright, as gradient histograms), and two classifiers read each view:
 The view whose best letter is the more likely is read (a view cut badly, off
 the letter or turned wrong, looks like no letter well). The confidence is high
 only when the gap is wide, the crop lies within the spread of its letter's
-training crops and the linear classifier agrees on that view. The caller
-commits a reading only when every tile reaches :data:`MIN_CONFIDENCE`.
+training crops, the linear classifier agrees on that view, the view was turned
+no farther than a tile lies off the grid (:data:`MAX_TURN_DEG`) and the other
+view does not read another letter with any confidence (its confidence is taken
+away: the ink's centre misfound cuts an E's foot and reads F surely, while the
+face-centred view reads E surely). The caller commits a reading only when every
+tile reaches :data:`MIN_CONFIDENCE`.
 
 No model is stored: :meth:`LetterClassifier.default` trains on synthetic crops
 (:func:`synthetic_crops`, fonts :data:`vision.tiles.TRAINING_FONTS`) once per
@@ -50,13 +54,14 @@ from vision.letter_crops import (
     degraded,
     synthetic_crops,
 )
-from vision.letter_features import FEATURE_SIZE, VIEWS, letter_views
+from vision.letter_features import FEATURE_SIZE, VIEWS, SeenViews, letter_views, seen_views
 from vision.tiles import TRAINING_FONTS
 
 __all__ = [
     "CELL_SIDE",
     "CROP_SIDE",
     "DEFAULT_EFFECTS",
+    "MAX_TURN_DEG",
     "MIN_CONFIDENCE",
     "CameraEffects",
     "LetterClassifier",
@@ -87,6 +92,15 @@ DISTANCE_SLACK = 1.5
 distance is no letter this classifier knows."""
 NO_LETTER = len(LETTERS)
 """The linear classifier's class for crops holding no letter."""
+PAIR_CLOSENESS = 32.0
+"""Letters a and b are a confusable pair when 1% of a's training crops were read as a by less
+than this log-likelihood over b (trained here: O over G, D or Q; G over O; Q over O)."""
+PAIR_MARGIN_FACTOR = 1.5
+"""Reading b over a confusable rival a needs this many times the gap (a heavy G at low
+resolution is a blob that reads O by a usual gap, in every view)."""
+MAX_TURN_DEG = 30.0
+"""A view turned farther than this to stand its tile upright was stood up by the wrong edges
+(tiles lie at most 20 degrees off the grid): a bold Y turned 57 degrees wrong reads A surely."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +178,8 @@ class _Model:
     """(26,) squared Mahalanobis distance beyond which a crop is no such letter."""
     weights: np.ndarray
     """(FEATURE_SIZE + 1, 27) linear classifier."""
+    pair_scales: np.ndarray
+    """(26, 26): reading letter b over rival a needs ``pair_scales[b, a]`` times the gap."""
 
     @functools.cached_property
     def stacked_whitening(self) -> np.ndarray:
@@ -187,6 +203,8 @@ class LetterClassifier:
         owner_letters: Sequence[str] = (),
         distance_reference: np.ndarray | None = None,
         owner: _OwnerSums | None = None,
+        *,
+        pair_scales: np.ndarray | None = None,
     ) -> None:
         """Build from weighted sums (use :meth:`default`, :meth:`teach` or :meth:`from_dict`)."""
         self._statistics = statistics
@@ -195,7 +213,8 @@ class LetterClassifier:
         )
         self._owner_letters = tuple(owner_letters)
         self._distance_reference = distance_reference
-        self._model = _solve(statistics, owner, distance_reference)
+        self._pair_scales = np.ones((26, 26), np.float32) if pair_scales is None else pair_scales
+        self._model = _solve(statistics, owner, distance_reference, self._pair_scales)
 
     @staticmethod
     @functools.cache
@@ -221,19 +240,29 @@ class LetterClassifier:
         crops = _checked_crops(crops)
         if len(crops) == 0:
             return (), np.zeros(0, np.float32)
-        best, confidence = self._read(letter_views(crops))
+        best, confidence = self._read(seen_views(crops))
         return tuple(LETTERS[index] for index in best), confidence
 
-    def _read(self, views: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Best letter index and confidence of each crop from its views (N, VIEWS, features)."""
-        count = len(views)
-        seen = _ViewReadings.of(self._model, self._statistics, views.reshape(count * VIEWS, -1))
-        seen = seen.per_crop(count)
+    def _read(self, views: SeenViews) -> tuple[np.ndarray, np.ndarray]:
+        """Best letter index and confidence of each crop from both its views.
+
+        The more likely view is read; a view reading another letter takes its
+        own confidence away from it (two views that each see a different letter
+        surely are a doubt, not a choice).
+        """
+        count = len(views.features)
+        seen = _ViewReadings.of(
+            self._model,
+            self._statistics,
+            views.features.reshape(count * VIEWS, -1),
+            views.turns.reshape(-1),
+        ).per_crop(count)
+        view_confidence = seen.confidences()
         rows = np.arange(count)
         chosen = np.argmax(seen.likelihood, axis=1)
         best = seen.best[rows, chosen]
-        sureness = 1.0 - np.exp(-seen.margin[rows, chosen] / MARGIN_SCALE)
-        confidence = sureness * seen.linear_agrees[rows, chosen] * seen.within[rows, chosen]
+        rival = np.where(seen.best != best[:, None], view_confidence, 0.0).max(axis=1)
+        confidence = view_confidence[rows, chosen] * (1.0 - rival)
         return best, confidence.astype(np.float32)
 
     def teach(self, crops: np.ndarray, letters: Sequence[str]) -> LetterClassifier:
@@ -246,7 +275,13 @@ class LetterClassifier:
         labels = _letter_labels(letters, len(crops))
         all_crops = np.concatenate((self._owner_crops, crops))
         all_letters = (*self._owner_letters, *(LETTERS[label] for label in labels))
-        return _taught(self._base_statistics(), self._distance_reference, all_crops, all_letters)
+        return _taught(
+            self._base_statistics(),
+            self._distance_reference,
+            self._pair_scales,
+            all_crops,
+            all_letters,
+        )
 
     def _base_statistics(self) -> _Statistics:
         return self._default_statistics if self._owner_letters else self._statistics
@@ -282,6 +317,7 @@ class LetterClassifier:
 def _taught(
     base: _Statistics,
     distance_reference: np.ndarray | None,
+    pair_scales: np.ndarray,
     crops: np.ndarray,
     letters: Sequence[str],
 ) -> LetterClassifier:
@@ -290,7 +326,9 @@ def _taught(
     features, copy_labels = _training_rows(copies, copy_labels)
     statistics = base.adding_linear(features, copy_labels, OWNER_WEIGHT)
     owner = _OwnerSums.of(base.projected(features), copy_labels)
-    return LetterClassifier(statistics, crops, letters, distance_reference, owner)
+    return LetterClassifier(
+        statistics, crops, letters, distance_reference, owner, pair_scales=pair_scales
+    )
 
 
 def _augmented(
@@ -342,28 +380,35 @@ def _train_default() -> LetterClassifier:
     others, _ = _training_rows(_no_letter_crops(len(crops) // 6, rng), np.zeros(0, np.intp))
     statistics = _statistics(features, row_labels, others, rng)
     reference = LetterClassifier(statistics)._model
-    limits = _distance_limits(reference, statistics, features, labels)
-    return LetterClassifier(statistics, distance_reference=limits)
+    limits, pair_scales = _learned_limits(reference, statistics, features, labels)
+    return LetterClassifier(statistics, distance_reference=limits, pair_scales=pair_scales)
 
 
-def _distance_limits(
+def _learned_limits(
     model: _Model, statistics: _Statistics, features: np.ndarray, labels: np.ndarray
-) -> np.ndarray:
-    """(26,) squared distances beyond which a crop is no letter this classifier knows.
+) -> tuple[np.ndarray, np.ndarray]:
+    """(26,) squared distances beyond which a crop is no letter this classifier knows, and
+    (26, 26) scales of the gap needed to read each letter (row) over each rival (column).
 
     ``features`` are the training rows (each crop's views in turn), ``labels`` the
-    crops' letters.
+    crops' letters. Both are taken in the view the reader would read (the more
+    letter-like one): the other view, often cut badly, would widen them.
 
-    DISTANCE_SLACK times the 99.5th percentile of the distances of each letter's
-    training crops in the view the reader would read (the more letter-like one):
-    the other view, often cut badly, would widen the limit and let a wrong letter by.
+    The distance limit is DISTANCE_SLACK times the 99.5th percentile of each letter's
+    training crops' distances. Reading b over a needs PAIR_MARGIN_FACTOR times the
+    usual gap where a's training crops came close to b (:data:`PAIR_CLOSENESS`).
     """
     scores, distances = _quadratic_scores(model, statistics, features)
-    crops = len(labels)
+    crops, rows = len(labels), np.arange(len(labels))
     read_view = np.argmax(scores.max(axis=1).reshape(crops, VIEWS), axis=1)
-    read = distances.reshape(crops, VIEWS, -1)[np.arange(crops), read_view]
+    read = distances.reshape(crops, VIEWS, -1)[rows, read_view]
     limits = [np.quantile(read[labels == letter, letter], 0.995) for letter in range(26)]
-    return np.array(limits) * DISTANCE_SLACK
+    read_scores = scores.reshape(crops, VIEWS, -1)[rows, read_view]
+    gaps = read_scores[rows, labels][:, None] - read_scores
+    closest = np.stack([np.quantile(gaps[labels == letter], 0.01, axis=0) for letter in range(26)])
+    np.fill_diagonal(closest, np.inf)
+    pair_scales = np.where(closest.T < PAIR_CLOSENESS, PAIR_MARGIN_FACTOR, 1.0)
+    return np.array(limits) * DISTANCE_SLACK, pair_scales.astype(np.float32)
 
 
 def _training_rows(crops: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -396,6 +441,7 @@ def _save(classifier: LetterClassifier, path: Path) -> None:
     arrays = {field: getattr(statistics, field) for field in _Statistics.__dataclass_fields__}
     arrays["gram"] = statistics.gram.astype(np.float32)  # half the file; the ridge hides the rest
     arrays["distance_reference"] = classifier._distance_reference
+    arrays["pair_scales"] = classifier._pair_scales
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -416,9 +462,12 @@ def _loaded(path: Path) -> LetterClassifier | None:
             fields = {field: arrays[field] for field in _Statistics.__dataclass_fields__}
             fields["gram"] = fields["gram"].astype(np.float64)
             reference = arrays["distance_reference"]
+            pair_scales = arrays["pair_scales"]
     except (OSError, KeyError, ValueError, EOFError):
         return None
-    return LetterClassifier(_Statistics(**fields), distance_reference=reference)
+    return LetterClassifier(
+        _Statistics(**fields), distance_reference=reference, pair_scales=pair_scales
+    )
 
 
 def _principal_directions(
@@ -475,7 +524,10 @@ def _no_letter_crops(count: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def _solve(
-    statistics: _Statistics, owner: _OwnerSums | None, distance_limits: np.ndarray | None
+    statistics: _Statistics,
+    owner: _OwnerSums | None,
+    distance_limits: np.ndarray | None,
+    pair_scales: np.ndarray,
 ) -> _Model:
     """Letter Gaussians (blended covariances) and the ridge classifier from the sums.
 
@@ -504,6 +556,7 @@ def _solve(
         log_determinants,
         limits,
         weights.astype(np.float32),
+        pair_scales,
     )
 
 
@@ -525,28 +578,41 @@ class _ViewReadings:
     likelihood: np.ndarray
     """Its log-likelihood (up to a constant shared by all rows)."""
     margin: np.ndarray
-    """Its log-likelihood's lead over the runner-up's."""
+    """Its log-likelihood's least lead over any other letter's, each lead divided by that
+    pair's scale (a confusable rival needs a wider lead)."""
     linear_agrees: np.ndarray
     """The linear classifier prefers the same letter by at least LINEAR_MARGIN."""
     within: np.ndarray
     """The row lies within the spread of that letter's training crops."""
+    upright: np.ndarray
+    """The view was turned no farther than :data:`MAX_TURN_DEG` (a plausible stand-up)."""
 
     @staticmethod
-    def of(model: _Model, statistics: _Statistics, features: np.ndarray) -> _ViewReadings:
+    def of(
+        model: _Model, statistics: _Statistics, features: np.ndarray, turns: np.ndarray
+    ) -> _ViewReadings:
+        """What the classifiers make of ``features`` (rows), taken at ``turns`` (radians)."""
         scores, distances = _quadratic_scores(model, statistics, features)
-        order = np.argsort(scores, axis=1)
-        best, second = order[:, -1], order[:, -2]
         rows = np.arange(len(features))
+        best = np.argmax(scores, axis=1)
+        leads = (scores[rows, best][:, None] - scores) / model.pair_scales[best]
+        leads[rows, best] = np.inf
         linear = _with_bias(features) @ model.weights
         linear_order = np.argsort(linear, axis=1)
         linear_gap = linear[rows, linear_order[:, -1]] - linear[rows, linear_order[:, -2]]
         return _ViewReadings(
             best=best,
             likelihood=scores[rows, best],
-            margin=scores[rows, best] - scores[rows, second],
+            margin=leads.min(axis=1),
             linear_agrees=(linear_order[:, -1] == best) & (linear_gap >= LINEAR_MARGIN),
             within=distances[rows, best] <= model.distance_limits[best],
+            upright=np.abs(turns) <= np.radians(MAX_TURN_DEG),
         )
+
+    def confidences(self) -> np.ndarray:
+        """Each row's confidence in its best letter, in [0, 1]: the gap's, if every check holds."""
+        sureness = 1.0 - np.exp(-self.margin / MARGIN_SCALE)
+        return sureness * (self.linear_agrees & self.within & self.upright)
 
     def per_crop(self, count: int) -> _ViewReadings:
         """Every field reshaped (count, VIEWS): rows of one crop's views side by side."""

@@ -119,6 +119,22 @@ HELD_OUT_FONTS: tuple[Font, ...] = (
 italic face (trained on no slanted glyph), a bold face in a weight and size between the
 training ones, a slanted bold."""
 
+DEVELOPMENT_FONTS: tuple[Font, ...] = (
+    Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=0.8, scale=1.1),
+    Font(cv2.FONT_HERSHEY_SIMPLEX, thickness=2.2, scale=1.0),
+    Font(cv2.FONT_HERSHEY_SIMPLEX, italic=True, thickness=0.9, scale=1.1),
+    Font(cv2.FONT_HERSHEY_DUPLEX, thickness=1.3, scale=1.15),
+    Font(cv2.FONT_HERSHEY_DUPLEX, thickness=2.6, scale=0.9),
+    Font(cv2.FONT_HERSHEY_DUPLEX, italic=True, thickness=1.0, scale=1.0),
+    Font(cv2.FONT_HERSHEY_PLAIN, thickness=1.8, scale=1.0),
+    Font(cv2.FONT_HERSHEY_COMPLEX_SMALL, italic=True, thickness=1.3, scale=1.1),
+    Font(cv2.FONT_HERSHEY_SCRIPT_COMPLEX, thickness=1.0, scale=1.0),
+    Font(cv2.FONT_HERSHEY_SCRIPT_COMPLEX, thickness=1.6, scale=1.1),
+)
+"""Fonts never trained on that the reader's rules are tuned on (``--fonts development`` of
+the benchmarks), so the held-out fonts stay unseen: the training faces in other weights and
+sizes (from hairline to heavier than any trained), slanted, and the second script face."""
+
 
 def draw_tile(face: str, side_px: int, font: Font, look: TileLook = REFERENCE_LOOK) -> np.ndarray:
     """A BGRA sprite ``side_px`` square of one tile seen from above, upright (read-only, cached).
