@@ -165,7 +165,7 @@ class GameTable:
         taken = None if self.view.synced else self.game.taken_back()
         if taken is not None:
             self.view.last = self.adapter.undo_words(self.state, taken, board=False)
-            self.view.taken_back = self.adapter.undo_words(self.state, taken, board=True)
+            self.view.taken_back = self._put_right_words(taken)
 
     @property
     def game_name(self) -> str:
@@ -500,12 +500,21 @@ class GameTable:
         places = () if keep_sync else self.adapter.places_of(taken)
         kind: VerdictKind = "in-sync" if keep_sync else "out-of-sync"
         self.view.verdict = Verdict(kind, places=places, reason=words)
-        self.view.taken_back = "" if keep_sync else words
+        self.view.taken_back = "" if keep_sync else self._put_right_words(taken)
         self.view.message, self.view.accepted = "", None  # no green flash for what is undone
         self.view.last = words
         log.info("%s", words)
         if not keep_sync and self.seen is not None:
             self._resync(self.seen)  # nothing to put back (a card typed): in sync at once
+
+    def _put_right_words(self, taken: Action) -> str:
+        """The undo's words while they say how to put the board right; "" when they do not.
+
+        Words that only name what was taken back would hide what the board
+        comparison finds (the cards a typed choice moved): that is shown instead.
+        """
+        words = self.adapter.undo_words(self.state, taken, board=True)
+        return "" if words == self.adapter.undo_words(self.state, taken, board=False) else words
 
     def new_game(self, choice: GameChoice | None = None) -> None:
         """Start a new game (of ``choice``, else the current game); wait for the board."""

@@ -202,7 +202,8 @@ class TagBook:
       (all of it is seen) while the engine has more copies there than the book
       counts; on a pile, the top the book sees first, or once the engine no
       longer holds the top it saw (retrieved, reshuffled), if the engine has
-      that name on top. A different card on a top still held is a card laid.
+      that name on top, or once the top it saw is seen elsewhere (an undo put it
+      back on the stack). A different card on a top still held is a card laid.
 
     Each reading the book keeps at most as many tags per card as the engine has
     face up (those seen on the stack first, up to the engine's copies there,
@@ -286,11 +287,13 @@ class TagBook:
     def _learn_tops(
         self, state: CommissarsState, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]
     ) -> None:
+        zones = {card.tag: zone for zone, card in seen.cards()}
         for seat, pile in enumerate(seen.piles):
             if len(pile) != 1:
                 continue
             card = pile[0]
-            covered = self.tops.get(seat) in self.known  # the top last seen still lies there
+            last = self.tops.get(seat)
+            covered = last in self.known and zones.get(last, seat) == seat  # still lies there
             fresh = card.tag not in self.known and not covered
             if fresh and card.owner == seat and pile_top(state, seat) == card.name:
                 self.known[card.tag] = card.key

@@ -215,11 +215,40 @@ def differences(
             found.append((card.owner, f"{card.name} has resolved: move it to {owner}'s pile"))
         elif zone is not None and zone != card.owner:
             found.append((zone, f"put {card.name} back on {owner}'s pile"))
-    for seat, pile in enumerate(seen.piles):
-        top = pile_top(state, seat)
-        if top is not None and not pile:
+        elif zone is not None and _belongs_on_stack(state, seen, zone, card, copies):
+            found.append((zone, f"put {card.name} back on the stack (it has not resolved)"))
+    for seat in range(len(seen.piles)):
+        if _top_missing(state, seen, book, seat):
+            top = pile_top(state, seat)
             found.append((seat, f"{state.player_name(seat)}'s pile: {top} belongs on top"))
     return found
+
+
+def _belongs_on_stack(
+    state: CommissarsState, seen: CommissarsMat, zone: int, card: CardSeen, copies: FaceUp
+) -> bool:
+    """Whether a card on top of its pile is one the game holds on the stack (an undo)."""
+    if card.name == pile_top(state, zone):
+        return False
+    stacked = sum(1 for other in seen.stack if other.key == card.key)
+    return copies.stack > stacked
+
+
+def _top_missing(state: CommissarsState, seen: CommissarsMat, book: TagBook, seat: int) -> bool:
+    """Whether the seat's pile lacks the top the game holds (an undo put it back there).
+
+    An empty pile lacks it; so does one whose counted cards are all other cards,
+    unless that top still lies on the stack (resolved: the stack's words say so).
+    """
+    top = pile_top(state, seat)
+    if top is None:
+        return False
+    pile = seen.piles[seat]
+    if not pile:
+        return True
+    counted = [card for card in pile if book.counted(card.tag)]
+    on_stack = any(card.key == (seat, top) for card in seen.stack)
+    return len(counted) == len(pile) and all(card.name != top for card in pile) and not on_stack
 
 
 def differing_seats(state: CommissarsState, seen: CommissarsMat, book: TagBook) -> tuple[int, ...]:

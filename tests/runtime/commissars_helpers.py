@@ -122,10 +122,10 @@ class CommissarsTable:
         self.table.handle(BoardSettled(self.cards.reading(), self.now), self.now)
         return self.table.status()
 
-    def press(self, seat: int, button: str = "pass") -> dict[str, Any]:
-        """``seat`` presses a button."""
+    def press(self, seat: int, button: str = "pass", held: bool = False) -> dict[str, Any]:
+        """``seat`` presses a button (``held``: past its hold time, as undo needs)."""
         self.now += 1.0
-        self.table.handle(ButtonPressed(button, seat), self.now)  # type: ignore[arg-type]
+        self.table.handle(ButtonPressed(button, seat, held), self.now)  # type: ignore[arg-type]
         return self.table.status()
 
     @property

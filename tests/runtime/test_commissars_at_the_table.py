@@ -19,8 +19,17 @@ from cogtable.adapters import adapter_for
 from cogtable.adapters.base import RED, WHITE
 from cogtable.adapters.commissars import PHASE_LEVELS, WINDOW_QUEUE_LEVEL
 from cogtable.game_choice import GameChoice
+from cogtable.inputs import ConsoleCommand
 from cogtable.sensing import Sensors
-from games.commissars.actions import Discard, EndPhase, Pass, Play, TopCard, UnseenDraw
+from games.commissars.actions import (
+    Choose,
+    Discard,
+    EndPhase,
+    Pass,
+    Play,
+    TopCard,
+    UnseenDraw,
+)
 from games.commissars.state import CommissarsState
 from games.core import CHANCE, State
 from hardware.leds import Frame, scale
@@ -359,3 +368,50 @@ def test_a_table_killed_in_a_response_window_resumes_it(tmp_path: Path) -> None:
     at.press(active)
     assert "Propaganda (player" in table.view.last and "resolves" in table.view.last
     assert table.state.window is None and not table.state.stack
+
+
+def may_retrieve(state: State) -> bool:
+    """The action phase; the active seat holds Prove by Assertion; its pile's top is one of a kind.
+
+    One of a kind: once it is retrieved the game holds no copy of it face up (the
+    table forgets its tag) until the retrieve is taken back.
+    """
+    assert isinstance(state, CommissarsState)
+    seat = state.seats[state.active]
+    return (
+        in_action(state)
+        and not state.stack
+        and Play("Prove by Assertion", player=state.active) in state.legal_actions(state.active)
+        and bool(seat.discard)
+        and seat.discard[-1] != "Prove by Assertion"
+        and seat.discard.count(seat.discard[-1]) == 1
+    )
+
+
+def test_a_retrieve_taken_back_is_in_sync_once_the_cards_are_back(tmp_path: Path) -> None:
+    at = table_at(tmp_path, may_retrieve)
+    active, other = at.state.active, 1 - at.state.active
+    top = at.state.seats[active].discard[-1]
+    prove = at.cards.play(active, "Prove by Assertion")
+    at.see()
+    at.press(other)
+    at.press(active)
+    status = at.table.status()
+    asked = status["waiting_for"][0]
+    at.table.handle(ConsoleCommand(f"choose {top}", seat=active, answers=asked["key"]), at.now)
+    assert at.actions()[-1] == Choose(top, player=active), at.table.view.message
+    retrieved = at.cards.off_pile(active)  # the top card into the hand
+    at.cards.resolve(prove, active)
+    assert at.see()["in_sync"], at.table.view.verdict
+    status = at.press(active, "undo", held=True)
+    assert at.state.tasks and at.state.seats[active].discard[-1] == top, "the retrieve undone"
+    assert not status["in_sync"], "the mat still shows the retrieve"
+    reason = at.table.view.verdict.reason
+    assert "put Prove by Assertion back on the stack" in reason, reason
+    assert f"{top} belongs on top" in reason, reason
+    at.cards.off_pile(active)  # Prove by Assertion back on the stack, the card back on the pile
+    at.cards.stack.append(prove)
+    at.cards.piles[active].append(retrieved)
+    status = at.see()
+    assert status["in_sync"], at.table.view.verdict
+    assert at.table.view.verdict.kind == "in-sync"
