@@ -65,7 +65,8 @@ from cogtable.adapters.base import (
     show_requests,
     show_winners,
 )
-from cogtable.adapters.cookie_cards import REGION, CookieCards, read_cards
+from cogtable.adapters.card_zones import REGION
+from cogtable.adapters.cookie_cards import CookieCards, read_cards
 from cogtable.adapters.cookie_judge import judge_cards, simultaneous
 from cogtable.adapters.cookie_layout import differences, differing_seats, fresh_round
 from cogtable.sensing import Sensors

@@ -1,8 +1,9 @@
 """The Cookie's cards as the camera sees them: a settled card-mat reading, by seat.
 
 The card reader (:mod:`vision.cards`) reports, per zone of the card mat, the
-tag ids lying face up and how many card backs lie face down. This module
-turns that into what the Cookie adapter reasons about: per seat, the
+tag ids lying face up and how many card backs lie face down (read as typed
+zones by :mod:`cogtable.adapters.card_zones`, shared with every card-mat
+game). This module turns that into what the Cookie adapter reasons about: per seat, the
 :class:`Card` objects face up in the seat's zone and the backs there, and the
 same for the centre zone.
 
@@ -28,13 +29,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
+from cogtable.adapters.card_zones import zones_of
 from cogtable.card_decks import CardTag, load_deck
 from vision.card_mat import CardMatLayout
 
 CardKind = Literal["set", "role", "reference"]
 ROLE_PREFIX = "Role: "
-REGION = "cards"
-"""The camera region's name: the card mat."""
 
 
 @dataclass(frozen=True)
@@ -134,23 +134,24 @@ def read_cards(observation: Any, mat: CardMatLayout, players: int) -> CookieCard
 
     ``observation`` is the card mat's settled position (zone name -> (face-up
     tag ids, face-down count), as :meth:`vision.cards.CardMatReading.position`
-    gives it), possibly under the region's name (``{"cards": {...}}``).
+    gives it), possibly under the region's name (``{"cards": {...}}``): read
+    by :func:`cogtable.adapters.card_zones.zones_of`, as every card-mat game reads it.
     """
-    zones = _zones_of(observation)
+    zones = zones_of(observation)
     if zones is None:
         return None
     seats = zone_seats(mat)
     unknown: list[int] = []
     astray: list[Card] = []
     by_seat: dict[int | None, tuple[set[Card], int]] = {}
-    for name, (face_up, backs) in zones.items():
-        cards = _cards(face_up, unknown)
+    for name, seen in zones.items():
+        cards = _cards(seen.face_up, unknown)
         seat = seats.get(name, -1)
         if seat == -1 or (seat is not None and seat >= players):
             astray.extend(cards)
             continue
         held, counted = by_seat.get(seat, (set(), 0))
-        by_seat[seat] = (held | cards, counted + backs)
+        by_seat[seat] = (held | cards, counted + seen.backs)
     return CookieCards(
         seats=tuple(_zone(by_seat.get(seat)) for seat in range(players)),
         centre=_zone(by_seat.get(None)),
@@ -165,40 +166,15 @@ def _zone(found: tuple[set[Card], int] | None) -> ZoneCards:
     return ZoneCards(frozenset(found[0]), found[1])
 
 
-def _cards(face_up: Any, unknown: list[int]) -> set[Card]:
+def _cards(face_up: tuple[int, ...], unknown: list[int]) -> set[Card]:
     cards = set()
     for tag_id in face_up:
-        card = card_of(int(tag_id))
+        card = card_of(tag_id)
         if card is None:
-            unknown.append(int(tag_id))
+            unknown.append(tag_id)
         else:
             cards.add(card)
     return cards
-
-
-def _zones_of(observation: Any) -> Mapping[str, tuple[Any, int]] | None:
-    """Zone name -> (face-up ids, backs) from a settled position, or None if it is not one."""
-    if not isinstance(observation, Mapping):
-        return None
-    inner = observation.get(REGION)
-    if isinstance(inner, Mapping):
-        observation = inner
-    zones: dict[str, tuple[Any, int]] = {}
-    for name, label in observation.items():
-        face_up, backs = _label(label)
-        if face_up is None:
-            return None
-        zones[str(name)] = (face_up, backs)
-    return zones
-
-
-def _label(label: Any) -> tuple[tuple[int, ...] | None, int]:
-    """A zone's label: (ids, backs) as a pair, or a ZoneReading-like object."""
-    if hasattr(label, "face_up") and hasattr(label, "face_down"):
-        return tuple(label.face_up), int(label.face_down)
-    if isinstance(label, tuple | list) and len(label) == 2 and isinstance(label[1], int):
-        return tuple(label[0]), label[1]
-    return None, 0
 
 
 def position_of(

@@ -18,7 +18,8 @@ import pytest
 
 from cogtable.adapters import adapter_for
 from cogtable.adapters.base import AMBER, GREEN, RED, WHITE
-from cogtable.adapters.cookie_cards import set_card
+from cogtable.adapters.card_zones import zones_of
+from cogtable.adapters.cookie_cards import read_cards, set_card, tag_of
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ButtonPressed
 from cogtable.sensing import Sensors
@@ -49,6 +50,7 @@ from tests.runtime.cookie_helpers import (
     sample,
 )
 from tests.runtime.neutral_helpers import colours_of, lit_seats, make_table
+from vision.card_mat import standard_mat
 
 COLOURS = colours_of(load_profile())
 FIRST_TURN = {0: "Sword", 1: "Cookie", 2: "Shield", 3: "Blue"}
@@ -93,6 +95,20 @@ def test_without_a_card_mat_nothing_is_read_by_the_camera() -> None:
     assert [region.reader for region in fitted.camera_regions()] == ["cards"]
     assert not fitted.start_in_sync()
     assert fitted.options_for({"variant": "hunt"}, 6)["roles_known_at_deal"] is False
+
+
+def test_the_mat_is_read_as_every_card_game_reads_it() -> None:
+    """The Cookie reads the settled mat through the zones every card-mat game shares."""
+    mat = standard_mat(4)
+    sword = tag_of(set_card("Sword", 0))
+    good = {"cards": {"seat1": ((sword,), 1), "centre": ((), 2)}}
+    seen, zones = read_cards(good, mat, 4), zones_of(good)
+    assert seen is not None and zones is not None
+    assert seen.seats[0].face_up == {set_card("Sword", 0)}
+    assert (seen.seats[0].backs, seen.centre.backs) == (zones["seat1"].backs, zones["centre"].backs)
+    for garbled in ((sword,), -1), ((True,), 0), (("206",), 0), ((sword,), 1.5):
+        position = {"seat1": garbled, "centre": ((), 0)}
+        assert zones_of(position) is None and read_cards(position, mat, 4) is None, garbled
 
 
 # -- Every Man for Himself ------------------------------------------------------------------
