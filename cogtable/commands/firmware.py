@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -35,8 +36,6 @@ NAME = "firmware"
 HELP = "Install the Pico firmware (flash) or check it against the table profile (check)."
 
 FIRMWARE_DIR = Path(wire.__file__).resolve().parent / "firmware"
-MPREMOTE_INSTALL = "`.venv/bin/pip install mpremote`"
-MPREMOTE_MISSING = f"mpremote is not installed; install it with {MPREMOTE_INSTALL} and try again"
 FLASH_TIMEOUT_S = 120
 MAX_TIMEOUT_S = 3600.0
 OFFLINE = "none"
@@ -225,11 +224,23 @@ def find_mpremote() -> list[str] | None:
     return None
 
 
+def mpremote_install() -> str:
+    """The command that installs mpremote into this installation (its own pip).
+
+    On a Pi that is ``sudo /opt/cogtable/bin/pip``, not a ``.venv`` of a checkout.
+    """
+    pip = Path(sys.executable).parent / "pip"
+    sudo = "" if os.access(pip.parent, os.W_OK) else "sudo "
+    return f"`{sudo}{pip} install mpremote`"
+
+
 def mpremote_command() -> list[str]:
     """How to run mpremote here; UserError if it is not installed."""
     command = find_mpremote()
     if command is None:
-        raise UserError(MPREMOTE_MISSING)
+        raise UserError(
+            f"mpremote is not installed; install it with {mpremote_install()} and try again"
+        )
     return command
 
 
@@ -244,7 +255,7 @@ def plan_flash(port: str) -> FlashPlan:
     obstacles = []
     mpremote = find_mpremote()
     if mpremote is None:
-        obstacles.append(f"install mpremote with {MPREMOTE_INSTALL}")
+        obstacles.append(f"install mpremote with {mpremote_install()}")
     device = _planned_device(port, obstacles)
     copies = tuple(Copy(path, f":{path.name}") for path in firmware_files())
     command = tuple(flash_command(mpremote or ["mpremote"], device))

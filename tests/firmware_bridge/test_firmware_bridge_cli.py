@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -245,7 +246,9 @@ def test_flash_dry_run_prints_the_plan_without_mpremote_or_a_pico(
     assert words[-3:] == [":", "+", "reset"]
     obstacles = [line for line in lines if line.startswith("before it can run: ")]
     assert len(obstacles) == 2
-    assert "pip install mpremote" in obstacles[0] and "plug in the Pico" in obstacles[1]
+    assert "plug in the Pico" in obstacles[1]
+    pip = Path(sys.executable).parent / "pip"
+    assert f"{pip} install mpremote`" in obstacles[0], "this installation's own pip"
 
 
 def test_flash_dry_run_with_mpremote_and_a_pico_has_no_obstacle(
@@ -274,7 +277,7 @@ def test_flash_without_mpremote_says_how_to_install_it(
     nothing_runs: None, no_mpremote_no_pico: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["firmware", "flash", "--port", "/dev/null"]) == 2
-    assert "pip install mpremote" in capsys.readouterr().err
+    assert f"{Path(sys.executable).parent / 'pip'} install mpremote" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("port", "message"), [("sim", "nothing to flash"), ("none", "check only")])
