@@ -8,8 +8,11 @@ name, so adding a subcommand touches no other file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
+import signal
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -75,3 +78,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """The program reading the output stopped (``cogtable games | head -1``): stop quietly.
+
+    Standard output is pointed at /dev/null so that flushing it at exit does
+    not fail again; the status is the shell's for a command killed by SIGPIPE.
+    """
+    with contextlib.suppress(OSError):  # io.UnsupportedOperation: stdout is no file
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 128 + signal.SIGPIPE

@@ -6,6 +6,9 @@ The walk over every subcommand is in tests/test_cli_walk.py.
 from __future__ import annotations
 
 import io
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -305,3 +308,20 @@ def test_every_game_quits_on_quit_only_and_its_prompt_says_so(
     assert quitted == 1, result.out[-500:] + result.err
     assert "input ended" not in (result.out + result.err).lower()
     assert not is_quit("q") and is_quit(" Quit ")
+
+
+# -- a reader that goes away ---------------------------------------------------------
+
+
+def test_output_piped_into_a_reader_that_stops_is_no_traceback() -> None:
+    """``cogtable profile show | head -1``: the reader closes the pipe before cogtable writes."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cogtable", "profile", "show"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    child.stdout.close()  # gone long before the child has even imported cogtable
+    _, err = child.communicate(timeout=60)
+    assert err == b""
+    assert child.returncode == 128 + signal.SIGPIPE
