@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 from types import ModuleType
 
 QUIT = "quit"
@@ -22,6 +23,31 @@ the Q from the bag), so quitting can never be typed by mistake.
 def is_quit(answer: str) -> bool:
     """The answer is the quit word (any case, spaces around it allowed)."""
     return answer.strip().casefold() == QUIT
+
+
+INPUT_ENDED = "Input ended; the game stops here."
+"""What every game says when its input ends while it waits for a person."""
+
+
+class InputEnded(Exception):
+    """The input ended while the game waited for a person: they left the game.
+
+    Not an error: like the quit word, it stops the game with exit status 0,
+    saying one line (:func:`input_ended_line`), in every game.
+    """
+
+
+def input_ended_line(record: Path | None = None) -> str:
+    """The one line said when the input ends (where the record of the game so far went).
+
+    >>> input_ended_line()
+    'Input ended; the game stops here.'
+    >>> input_ended_line(Path("game.json"))
+    'Input ended; the game stops here (the game so far is in game.json).'
+    """
+    if record is None:
+        return INPUT_ENDED
+    return f"{INPUT_ENDED.removesuffix('.')} (the game so far is in {record})."
 
 
 def front_ends() -> dict[str, ModuleType]:

@@ -27,9 +27,8 @@ from cogtable.commands._seats import (
     add_seat_arguments,
     seat_kinds,
 )
-from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
-from cogtable.terminal import QUIT, is_quit
+from cogtable.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games import cog
 from games.cog.actions import (
     Activate,
@@ -89,10 +88,6 @@ TABLE_HELP = (
 )
 
 
-class InputEnded(UserError):
-    """The input ended while the game still waited for an answer."""
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Players, seed, seats, table mode, edition file and record file."""
     add_players_argument(parser, 2, "2 to 4 (default 2)", choices=(2, 3, 4))
@@ -121,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
         _play(state, seats, args, out)
-    except InputEnded as ended:
+    except InputEnded:
         if args.record:
             _write_record(state, args.record)
-            raise InputEnded(f"{ended}; the game so far is in {args.record}") from None
-        raise
+        out.write("\n" + input_ended_line(args.record) + "\n")
+        return 0
     if args.record:
         _write_record(state, args.record)
     out.write(render(state) + "\n")

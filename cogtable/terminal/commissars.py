@@ -30,7 +30,7 @@ from cogtable.commands._seats import (
 )
 from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
-from cogtable.terminal import QUIT, is_quit
+from cogtable.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games import commissars
 from games.commissars.cards import KIND_NAMES
 from games.commissars.players import OLD_NAMES, PLAYERS, wants_to_interject
@@ -85,7 +85,7 @@ class Session:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play one game to its end; 0 when it finished."""
+    """Play one game to its end (or until a human quits or the input ends); 0 in each case."""
     seats = _seats(args)
     if args.record is not None:
         check_output(args.record)
@@ -104,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
     except Abandoned:
         print("Game abandoned.")
         _write_record(state, args.record)
+        return 0
+    except InputEnded:
+        _write_record(state, args.record)
+        print("\n" + input_ended_line(args.record))
         return 0
     _finish(state, args.record)
     return 0
@@ -311,10 +315,11 @@ def card_words(state: CommissarsState, name: str) -> str:
 
 
 def _read(prompt: str) -> str:
+    """One line of input; the end of input is an :class:`~cogtable.terminal.InputEnded`."""
     try:
         return input(prompt)
     except EOFError as error:
-        raise UserError("input ended before the game did") from error
+        raise InputEnded(prompt) from error
 
 
 def _write_record(state: CommissarsState, record: Path | None) -> None:

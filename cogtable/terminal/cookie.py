@@ -11,6 +11,7 @@ everybody has laid theirs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from cogtable.commands._seats import (
 )
 from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
-from cogtable.terminal import QUIT, is_quit
+from cogtable.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games import cookie
 from games.cookie.actions import Hunt, Play, seat_name
 from games.cookie.players import OLD_NAMES, PLAYERS, Player, make_player
@@ -69,12 +70,17 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     }
     state = cookie.new_game(options, args.seed)
     table = Table(state, seats, args.seed, stdin, out)
+    ended = False
     try:
         table.play()
     except BrokenPipeError:
         return _output_closed()
+    except InputEnded:
+        ended = True
     if args.record is not None:
         _write_record(args.record, state)
+    if ended:
+        table.say("\n" + input_ended_line(args.record))
     return 0
 
 
@@ -109,20 +115,21 @@ class Table:
             if kind != HUMAN
         }
         self.shared_screen = list(seats.values()).count(HUMAN) > 1
-        self.quit = False
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
-    def ask(self, prompt: str) -> str | None:
-        """One line of input, or ``None`` at end of input."""
+    def ask(self, prompt: str) -> str:
+        """One line of input; the end of input is an :class:`~cogtable.terminal.InputEnded`."""
         self.out.write(prompt)
         self.out.flush()
         line = self.stdin.readline()
-        return None if line == "" else line.strip()
+        if line == "":
+            raise InputEnded(prompt)
+        return line.strip()
 
     def play(self) -> bool:
-        """Play to the end; ``False`` if input ended or a player quit first."""
+        """Play to the end; ``False`` if a player quit first (:class:`InputEnded` at EOF)."""
         self.say(render(self.state))
         while not self.state.is_over():
             action = self._next_action()
@@ -154,12 +161,13 @@ class Table:
 
     def _ask_human(self, seat: int) -> Action | None:
         name = seat_name(seat)
-        if self.shared_screen and self.ask(f"Hand the screen to {name} and press Enter. ") is None:
-            return None
+        if self.shared_screen:
+            self.ask(f"Hand the screen to {name} and press Enter. ")
         self.say(render_private(self.state, seat))
         action = self._choose(seat)
         if action is not None and self.shared_screen:
-            self.ask("Press Enter, then hand the screen on. ")
+            with contextlib.suppress(InputEnded):  # the choice stands; the next question stops
+                self.ask("Press Enter, then hand the screen on. ")
             self.out.write(CLEAR)
         return action
 
@@ -169,8 +177,7 @@ class Table:
             self.say(f"  {number:2d}. {action.notation()}")
         while True:
             answer = self.ask(f"{seat_name(seat)}, your choice (1-{len(legal)}, or {QUIT}): ")
-            if answer is None or is_quit(answer):
-                self.quit = answer is not None
+            if is_quit(answer):
                 return None
             chosen = _pick(answer, legal)
             if chosen is not None:

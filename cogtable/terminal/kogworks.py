@@ -28,7 +28,7 @@ from cogtable.commands._seats import (
     seat_kinds,
 )
 from cogtable.files import check_output, write_file
-from cogtable.terminal import QUIT, is_quit
+from cogtable.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games.core import IllegalAction, State
 from games.kogworks import BASES, PLAYERS, TOP, new_game, parse, peg_at
 from games.kogworks.players import OLD_NAMES
@@ -76,9 +76,15 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     seats = (red, blue)
     colour = wants_colour(sys.stdout)
-    finished = play(state, seats, rng, colour)
+    ended = finished = False
+    try:
+        finished = play(state, seats, rng, colour)
+    except InputEnded:
+        ended = True
     if args.record is not None:
         write_record(state, args.record)
+    if ended:
+        print("\n" + input_ended_line(args.record))
     if finished:
         print(render(state, colour))
         print(f"Result: {result_line(state)}")
@@ -86,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def play(state: KogworksState, seats: tuple[str, str], rng: random.Random, colour: bool) -> bool:
-    """Take turns until the game ends (True) or a human quits or input ends (False)."""
+    """Take turns until the game ends (True) or a human quits (False); :class:`InputEnded`."""
     while not state.is_over():
         player = state.mover
         if seats[player] == "human":
@@ -103,15 +109,17 @@ def play(state: KogworksState, seats: tuple[str, str], rng: random.Random, colou
 
 
 def human_turn(state: KogworksState, ask: Callable[[str], str] = input) -> bool:
-    """Prompt until the human makes a legal move (True) or quits or input ends (False)."""
+    """Prompt until the human makes a legal move (True) or quits (False).
+
+    The end of input is an :class:`~cogtable.terminal.InputEnded`: the person left.
+    """
     name = PLAYERS[state.mover]
     while True:
         try:
             reserve = state.reserves()[state.mover]
             text = ask(f"{name} ({reserve} in reserve; help, {QUIT})> ").strip()
-        except EOFError:
-            print("\nInput ended; the game stops here.")
-            return False
+        except EOFError as error:
+            raise InputEnded(f"{name} was asked for a move") from error
         if is_quit(text):
             print("Game abandoned.")
             return False

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogtable.cli import main
+from cogtable.terminal import INPUT_ENDED
 from cogtable.terminal import commissars as front_end
 from games import commissars
 from games.commissars import Discard, Pass, Play
@@ -57,14 +58,14 @@ def test_pass_and_play_hides_the_screen_between_humans(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("\n\n\n"))
-    assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 2
+    assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 0
     captured = capsys.readouterr()
     asked_2, asked_1 = (
         captured.out.index("Pass to player 2"),
         captured.out.index("Pass to player 1"),
     )
     assert front_end.CLEAR in captured.out and asked_2 < asked_1
-    assert "input ended" in captured.err
+    assert captured.out.endswith(INPUT_ENDED + "\n") and captured.err == ""
 
 
 def test_with_several_humans_each_is_asked_about_a_blitz_whether_or_not_they_hold_one(
@@ -72,7 +73,7 @@ def test_with_several_humans_each_is_asked_about_a_blitz_whether_or_not_they_hol
 ) -> None:
     """Asking only those who could Blitz would tell the others who holds one."""
     monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
-    assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 2
+    assert main(["play", "commissars", "--seats", "human,human", "--seed", "2"]) == 0
     assert "Player 2: no Blitz you could play now; press Enter" in capsys.readouterr().out
 
 
@@ -105,7 +106,7 @@ def test_a_human_is_asked_once_per_phase_whether_to_blitz_and_enter_declines(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
-    assert main(["play", "commissars", "--seats", "greedy,human", "--seed", "5"]) == 2
+    assert main(["play", "commissars", "--seats", "greedy,human", "--seed", "5"]) == 0  # EOF
     out = capsys.readouterr().out
     question = "Player 2: play a Blitz now? (number, or Enter to let the game go on)"
     first, second = out.split(question)[1:3]
@@ -118,7 +119,7 @@ def test_a_human_blitz_in_another_players_phase_goes_on_the_stack(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
-    assert main(["play", "commissars", "--seats", "greedy,human", "--seed", "5"]) == 2
+    assert main(["play", "commissars", "--seats", "greedy,human", "--seed", "5"]) == 0  # EOF
     out = capsys.readouterr().out
     assert "player 2: play Doublethink" in out
     assert "Waiting for player 2 to respond to Doublethink or pass" in out

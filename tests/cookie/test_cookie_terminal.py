@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cogtable.cli import main
+from cogtable.terminal import INPUT_ENDED
 from cogtable.terminal import cookie as front_end
 from games.cookie.reference import REFERENCES
 from games.core import Record, replay
@@ -57,7 +58,7 @@ def test_bad_input_reprompts_and_eof_ends_cleanly() -> None:
     assert status == 0
     assert out.count("Not understood") == 3
     assert out.count("your choice") == 4
-    assert "Game left unfinished." in out
+    assert out.endswith("\n" + INPUT_ENDED + "\n") and "Game left unfinished." not in out
 
 
 def test_a_typed_number_or_card_name_is_taken() -> None:
