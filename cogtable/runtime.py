@@ -363,10 +363,23 @@ class Runtime:
         """
         assert self.simulator is not None
         mark = self.handled.count
-        act(self.simulator)
+        try:
+            act(self.simulator)
+        except SimulatorError as error:
+            self._pico_gone(error)
+            return False
         handled = self.handled.wait_for(match, mark, PRESS_TIMEOUT_S, self._stop)
         time.sleep(RELEASE_SETTLE_S)
         return handled
+
+    def _pico_gone(self, error: SimulatorError) -> None:
+        """A press on a simulated Pico that stopped did not happen (as on one unplugged).
+
+        It stops with the run (Ctrl-C reaches the firmware process too; :meth:`stop`
+        closes it): a note, not a failure of the thread that pressed.
+        """
+        level = logging.INFO if self._stop.is_set() else logging.WARNING
+        log.log(level, "a button on the simulated Pico was not pressed: %s", error)
 
     def shown_status(self) -> dict[str, Any]:
         """The table's status as its screen last showed it (safe from any thread)."""
@@ -379,10 +392,14 @@ class Runtime:
         return self.handled.wait_for(lambda done: done is line, mark, PRESS_TIMEOUT_S, self._stop)
 
     def die_leds(self) -> list[tuple[int, int, int]] | None:
-        """The simulated Pico's LED chain, dice faces included (None without a simulator)."""
+        """The simulated Pico's LED chain, dice faces included (None without one, or stopped)."""
         if self.simulator is None or not self._ever_connected():
             return None
-        return self.simulator.leds()
+        try:
+            return self.simulator.leds()
+        except SimulatorError as error:
+            self._pico_gone(error)
+            return None
 
     # -- the Pico ------------------------------------------------------------------
 

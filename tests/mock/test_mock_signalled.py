@@ -1,0 +1,71 @@
+"""A mock table stopped while a button is held down: no traceback reaches the person.
+
+Ctrl-C at a terminal (or ``kill -- -PGID``) signals the whole process group,
+the simulated Pico's firmware process too: the press under way then meets a
+Pico that is gone. The press did not happen, as on a Pico unplugged; the run
+stops as a signalled command does (130 after Ctrl-C), saying nothing more.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from cogtable.runtime import Runtime
+from tests.mock.test_mock_dice import run_steps
+
+ROOT = Path(__file__).resolve().parents[2]
+SIM = ["sim", "commissars", "--players", "2", "--seed", "3", "--quiet"]
+"""A sim whose people press buttons from the start (each draw is a confirm)."""
+
+
+@pytest.mark.parametrize(
+    ("signalled", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)]
+)
+def test_a_sim_signalled_during_a_press_stops_without_a_traceback(
+    signalled: signal.Signals, status: int
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.mock.signalled_sim", signalled.name, "1", *SIM],
+        cwd=ROOT,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        start_new_session=True,  # the group it signals is its own
+    )
+    assert done.returncode == status, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+    assert done.stderr.strip() == "", done.stderr
+
+
+def closed_during_a_press(runtime: Runtime) -> bool:
+    """The simulated Pico stops while a button is held down; whether the press counted."""
+    simulator = runtime.simulator
+    assert simulator is not None
+    closing = threading.Timer(0.05, simulator.close)
+    closing.start()
+    try:
+        return runtime.press(1, "confirm", held=True)
+    finally:
+        closing.join()
+
+
+def test_a_press_on_a_simulated_pico_that_stopped_did_not_happen(tmp_path: Path) -> None:
+    pressed, during, after, rolled, leds = run_steps(
+        tmp_path,
+        [
+            lambda runtime: runtime.press(1, "confirm"),
+            closed_during_a_press,
+            lambda runtime: runtime.press(1, "confirm"),
+            lambda runtime: runtime.roll(0),
+            lambda runtime: runtime.die_leds(),
+        ],
+    )
+    assert pressed is True, "the Pico was up"
+    assert (during, after, rolled, leds) == (False, False, False, None)
