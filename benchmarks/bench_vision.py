@@ -293,11 +293,11 @@ def conditions(frames: int, sizes, names=tuple(CONDITIONS), sets_to_run=(TUNING,
                 )
 
 
-def after_hand(moves: int, sizes, window: float = 0.3) -> None:
+def after_hand(moves: int, sizes, frame_sets=(TUNING, HELD_OUT), window: float = 0.3) -> None:
     """Seconds from a hand leaving to the right board committed (goal: window + 0.3 s)."""
     sets = Sets()
     condition = CONDITIONS["tall cogs"]
-    for frame_set in (TUNING, HELD_OUT):
+    for frame_set in frame_sets:
         renderer = sets.renderer(frame_set.look)
         for size in sizes:
             reader = sets.reader(frame_set.look, size)
@@ -348,6 +348,12 @@ def main() -> None:
         help="conditions to read, comma-separated (default: all): " + ", ".join(CONDITIONS),
     )
     parser.add_argument(
+        "--set",
+        choices=("both", "tuning", "held-out"),
+        default="both",
+        help="frame sets of the conditions and hand parts (default: both)",
+    )
+    parser.add_argument(
         "--part",
         choices=("all", "speed", "accuracy", "moves", "held", "lamp", "conditions", "hand"),
         default="all",
@@ -366,11 +372,12 @@ def main() -> None:
     def count(default: int) -> int:
         return max(3, round(default * scale))
 
+    frame_sets = tuple(s for s in (TUNING, HELD_OUT) if args.set in ("both", s.name))
     print(f"OpenCV {cv2.__version__}, numpy {np.__version__}, one thread")
     if part in ("all", "conditions"):
-        conditions(count(12), ((1280, 720), (1920, 1080)), names)
+        conditions(count(12), ((1280, 720), (1920, 1080)), names, frame_sets)
     if part in ("all", "hand"):
-        after_hand(count(6), ((1280, 720), (1920, 1080)))
+        after_hand(count(6), ((1280, 720), (1920, 1080)), frame_sets)
     if part in ("all", "speed"):
         print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         medians = {s: speed(renderer, BoardReader, s, count(12)) for s in SIZES}

@@ -66,12 +66,20 @@ CENTRE_SHARE = {False: (0.08, 0.16), True: (0.12, 0.2)}
 MIN_CENTRE_CONTRAST = 0.4
 """A class whose calibrated centre contrast is weaker than this (log) is not checked: a metal
 pin about as bright as the board is lost in noise and blur in a small or soft frame."""
+NEAR_PITCHES = 2.5
+"""Pegs within this many pitches of each other are near: under about the same light."""
+MIN_NEAR_COGS = 4
+"""Fewest cogs near a peg whose hubs it is compared with (else with all the cogs)."""
 HUB_RATIO = (0.35, 0.55)
 """A cog's hub contrast over the frame's median: (surely not seated, surely seated)."""
 SATURATED = 250
 """A channel at or above this is clipped: its true value is unknown (at least this)."""
 GLINT_LEVEL = 245
 """A point at or above this in every channel is a glint (or white): not colour."""
+MAX_LOCAL_LIGHT = 1.3
+"""Light at a peg may be this many times what the rim's board surface says there (a hot patch of
+glare the rim does not see); a white peg where the board is dimmer than the clipping level by
+more than this is under a saturated patch: its colour is unknown."""
 CLIPPED_SHARE = 0.25
 """A peg's channel clipped on more than this share of its points is a lower bound."""
 STEADY_PIXELS = 0.5
@@ -113,6 +121,9 @@ COG_DISTANCE = 0.3
 """Colour distance from a peg's empty colour beyond which it is sampled as a cog."""
 SHADE_CHROMA = 0.08
 """Largest change of hue (log colour less its mean) of a rim point that is only in shadow."""
+VEILS = np.array([0.0, 0.05, 0.1, 0.15, 0.2, 0.25])
+"""Veils of white light a class is compared under: added grey as a share of the board's
+brightest channel (glare of 10-60 grey levels on a board seen at 200-255)."""
 PROBE_POINTS = np.array([[-100.0, -100.0], [100.0, 100.0], [100.0, -100.0]])
 """Board points (mm) the settling filter watches to tell that the board or the camera moved."""
 
@@ -240,12 +251,14 @@ class BoardFit:
 @dataclass(frozen=True)
 class PegColour:
     """Per peg: log colour relative to the local board (55, 3), its spread over the peg (55,),
-    and which channels are known only as a lower or an upper bound (clipped), (55, 3)."""
+    which channels are known only as a lower or an upper bound (clipped), (55, 3), and
+    whether its colour is unknown (saturated where the board is not), (55,)."""
 
     features: np.ndarray
     spread: np.ndarray
     lower: np.ndarray
     upper: np.ndarray
+    unknown: np.ndarray
 
 
 def _glints(values: np.ndarray, white_board: np.ndarray | None = None) -> np.ndarray:
@@ -278,6 +291,10 @@ def peg_colour(samples: np.ndarray, board: BoardFit) -> PegColour:
     clipped the peg's colour relative to it is known only to be at most that.
     Where both are clipped the peg is taken to be as bright as the board (the
     most likely, and what an empty peg under over-exposed light looks like).
+    A peg clipped white where the board around it is clearly dimmer (by more
+    than :data:`MAX_LOCAL_LIGHT` in some channel) is under a saturated patch:
+    no cog is white, and an empty peg is as bright as the board, so its colour
+    is unknown.
     """
     weights = (~_glints(samples, board.clipped.all(axis=1))).astype(np.float32)
     brightest = np.argsort(samples.sum(axis=2), axis=1)[:, -BRIGHTEST_LEFT_OUT:]
@@ -292,13 +309,30 @@ def peg_colour(samples: np.ndarray, board: BoardFit) -> PegColour:
     lower = peg_clipped & ~board.clipped
     upper = board_clipped & ~peg_clipped
     features = np.where(peg_clipped & board.clipped, 0.0, np.log(mean + 1.0) - board.at_pegs)
-    return PegColour(features, spread, lower, upper)
+    dim_board = board.at_pegs < np.log(SATURATED / MAX_LOCAL_LIGHT)
+    unknown = peg_clipped.all(axis=1) & dim_board.any(axis=1)
+    return PegColour(features, spread, lower, upper, unknown)
 
 
-def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per peg, log colour of the pin cluster and of the hub ring less the body ring, (55, 2, 3),
-    and, (55, 3): whether the pin / the hub is mostly a glint or whitish (a glint's halo on a
-    dark pin; white metal in bright light), and whether any point of either is.
+@dataclass(frozen=True)
+class CentreView:
+    """What the points on and around every peg's centre show (see :func:`centre_contrast`).
+
+    ``contrast`` (55, 2, 3): log colour of the pin cluster and of the hub ring
+    less the body ring; ``glinted`` (55, 3): whether the pin / the hub is
+    mostly a glint or whitish (a glint's halo on a dark pin; white metal in
+    bright light), and whether any point of either is; ``clipped`` (55, 2, 3):
+    the channels of each contrast whose pin (or hub) or body is clipped, so
+    that the contrast there is not a colour difference (it is unknown).
+    """
+
+    contrast: np.ndarray
+    glinted: np.ndarray
+    clipped: np.ndarray
+
+
+def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> CentreView:
+    """The pin, hub and body rings of every peg, (55, 21, 3) samples, as a :class:`CentreView`.
 
     Medians, with glints left out, so a bright spot on part of a hub does not hide it.
     """
@@ -315,7 +349,9 @@ def centre_contrast(centres: np.ndarray, white_board: np.ndarray) -> tuple[np.nd
         [whitish[:, :5].mean(axis=1) > 0.5, whitish[:, 5:13].mean(axis=1) >= 0.5], axis=1
     )
     touched = whitish[:, :13].any(axis=1)
-    return contrast, np.stack([glinted[:, 0], glinted[:, 1], touched], axis=1)
+    level = np.log(SATURATED + 5.0)
+    clipped = np.stack([pin >= level, hub >= level], axis=1) | (body >= level)[:, None]
+    return CentreView(contrast, np.stack([glinted[:, 0], glinted[:, 1], touched], axis=1), clipped)
 
 
 def _median_without(values: np.ndarray, left_out: np.ndarray) -> np.ndarray:
@@ -336,6 +372,9 @@ def centre_in_sight(
     classes: np.ndarray,
     expected: np.ndarray,
     glinted: np.ndarray | None = None,
+    *,
+    clipped: np.ndarray | None = None,
+    near: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per peg, 0..1: is its centre seen as calibration saw it (the pin, or a seated cog's hub)?
 
@@ -343,9 +382,12 @@ def centre_in_sight(
     each peg reads as (0 empty, 1..3 a cog colour), ``expected`` the centre
     contrast calibration learned per class (4, 3): a dark pin or a bright metal
     one, a dark hub or a metal one. The contrast must point the learned way and
-    be a fair share as strong. A cog's hub must also be about as distinct as
-    the other cogs' hubs in the same frame: a cog held above a peg is blurred
-    and off-centre, so its hub fades. A class whose centre calibration could
+    be a fair share as strong, in the channels where neither the centre nor
+    the ring around it is clipped (``clipped``, (55, 2, 3): a clipped channel
+    shows no contrast, whatever is there). A cog's hub must also be about as
+    distinct as the hubs of the other cogs ``near`` it ((55, 55); all the cogs
+    when few are near): a cog held above a peg is blurred and off-centre, so its
+    hub fades, while glare fades every hub under its patch. A class whose centre calibration could
     not tell from around it is not checked, nor a pin or hub hidden by a glint:
     mostly glint (``glinted``, (55, 3)), a dark one with a whitish point (a dark
     pin or hub is never white: a glint is on it), or a dark one seen clearly brighter than
@@ -357,7 +399,11 @@ def centre_in_sight(
     measured = np.where(cog[:, None], contrast[:, 1], contrast[:, 0])
     wanted = expected[classes]
     strength = (wanted**2).sum(axis=1)
-    share = (measured * wanted).sum(axis=1) / np.maximum(strength, 1e-9)
+    whole = (measured * wanted).sum(axis=1) / np.maximum(strength, 1e-9)
+    known = _known_channels(cog, wanted, clipped)
+    share = (known * measured * wanted).sum(axis=1) / np.maximum(
+        (known * wanted**2).sum(axis=1), 1e-9
+    )
     low = np.where(cog, CENTRE_SHARE[True][0], CENTRE_SHARE[False][0])
     high = np.where(cog, CENTRE_SHARE[True][1], CENTRE_SHARE[False][1])
     seen = np.clip((share - low) / (high - low), 0.0, 1.0)
@@ -368,10 +414,45 @@ def centre_in_sight(
     if glinted is not None:
         specular |= np.where(cog, glinted[:, 1], glinted[:, 0]) | (dark & glinted[:, 2])
     if cog.sum() >= 3:
-        typical = max(float(np.median(share[cog])), 1e-3)
-        sharp = np.clip((share / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
+        typical = np.maximum(_typical_share(whole, cog, near), 1e-3)
+        sharp = np.clip((whole / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
         seen = np.where(cog, np.minimum(seen, sharp), seen)
     return np.where(specular, 1.0, seen)
+
+
+def _typical_share(share: np.ndarray, cog: np.ndarray, near: np.ndarray | None) -> np.ndarray:
+    """Per peg, the median hub share of the other cogs near it (``near``, (55, 55)), or of all
+    the cogs when fewer than :data:`MIN_NEAR_COGS` are near.
+
+    Light varies over the board (a hot patch of glare washes hubs out where it
+    falls), so a hub is compared with the hubs around it, under the same light.
+    """
+    everywhere = float(np.median(share[cog]))
+    if near is None:
+        return np.full(len(share), everywhere)
+    around = near & cog[None, :] & ~np.eye(len(share), dtype=bool)
+    enough = around.sum(axis=1) >= MIN_NEAR_COGS
+    ordered = np.sort(np.where(around, share[None, :], np.inf), axis=1)
+    count = around.sum(axis=1)
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[:, None] // 2, axis=1)[:, 0]
+    high = np.take_along_axis(ordered, (count // 2)[:, None], axis=1)[:, 0]
+    return np.where(enough, (low + high) / 2, everywhere)
+
+
+def _known_channels(cog: np.ndarray, wanted: np.ndarray, clipped: np.ndarray | None) -> np.ndarray:
+    """Per peg, 1.0 for the channels whose centre contrast is a colour difference, (55, 3).
+
+    A channel clipped on the pin (or hub) or on the ring around it says nothing
+    of their contrast; it is left out of the check unless it leaves too little
+    of the calibrated contrast to check (then the clipped channels count as
+    seen, which only ever makes the centre look less like calibration's).
+    """
+    if clipped is None:
+        return np.ones_like(wanted)
+    unknown = np.where(cog[:, None], clipped[:, 1], clipped[:, 0])
+    known = (~unknown).astype(float)
+    enough = (known * wanted**2).sum(axis=1) >= MIN_CENTRE_CONTRAST**2
+    return np.where(enough[:, None], known, 1.0)
 
 
 def _median_of_three(values: np.ndarray) -> np.ndarray:
@@ -501,6 +582,8 @@ class BoardReader:
         self.detector = MarkerDetector(self.geometry)
         pitch = self.geometry.peg_pitch
         self._pegs = self.geometry.peg_positions()
+        apart = np.linalg.norm(self._pegs[:, None] - self._pegs[None], axis=2)
+        self._near = apart <= NEAR_PITCHES * pitch
         offsets = sample_offsets(pitch)
         centres = centre_offsets(pitch)
         self._samples_per_peg = len(offsets)
@@ -628,8 +711,8 @@ class BoardReader:
                 colour = peg_colour(pegs[:, : self._samples_per_peg], board)
         weight = SHADED_LUMINANCE_WEIGHT if board.shaded else LUMINANCE_WEIGHT
         white = board.clipped.all(axis=1)
-        contrast, glinted = centre_contrast(pegs[:, self._samples_per_peg :], white)
-        labels, confidence = self._classify(colour, (contrast, glinted), weight)
+        centre = centre_contrast(pegs[:, self._samples_per_peg :], white)
+        labels, confidence = self._classify(colour, centre, weight, board.at_pegs)
         return Reading(
             OK,
             _rim_message(board.rim, board.shaded),
@@ -641,7 +724,7 @@ class BoardReader:
             colour.features,
             board.shaded,
             board.rim.values,
-            contrast,
+            centre.contrast,
             parallax or NO_PARALLAX,
             board.rim.outliers,
         )
@@ -695,8 +778,9 @@ class BoardReader:
         rim (and so are :data:`RUN_LENGTH` neighbours in a row that disagree only
         faintly: an arm whose skin is about the colour of the board), unless it
         is a small glint: saturated, or brighter than the board
-        in every channel (white light added), and at most :data:`GLINT_RUN`
-        rim positions long. When
+        in every channel (white light added; a clipped channel is unknown, at
+        least the clipping level, so it never says a point is not brighter),
+        and at most :data:`GLINT_RUN` rim positions long. When
         every such point is only darker board (same hue), it may be a shadow,
         which the settling filter learns to live with if it stays put. Where a
         channel of the board is clipped the peg colours relative to it are
@@ -717,14 +801,21 @@ class BoardReader:
         fitted = (keep[:, None] & known).sum(axis=0) >= MIN_RIM_POINTS
         at_pegs = np.where(fitted, at_pegs, np.log(256.0))
         clipped = (at_pegs >= np.log(NEAR_CLIPPED + 1.0)) | ~fitted
-        brighter = ~keep & (residual > RIM_GLINT).all(axis=1)
+        brighter = ~keep & ((residual > RIM_GLINT) | (raw >= SATURATED)).all(axis=1)
         faint = _runs(np.abs(residual).max(axis=1) >= RUN_TOLERANCE, RUN_LENGTH)
         outliers = (~keep | faint) & ~local_glints(_glints(raw) | brighter)
         fit = RimFit(values, int(outliers.sum()))
         return BoardFit(at_pegs, clipped, fit, _only_shade(residual[outliers]))
 
-    def _classify(self, colour: PegColour, centre, luminance_weight: float):
+    def _classify(
+        self, colour: PegColour, centre: CentreView, luminance_weight: float, board: np.ndarray
+    ):
         """Nearest prototype (the peg's own empty colour or a cog colour) and a confidence.
+
+        Each class is compared as it would look under any veil of white light
+        up to :data:`VEILS` (``board`` is the local board's log colour at every
+        peg, (55, 3)): glare adds light, which washes a cog out towards the
+        board's colour without changing which cog it is.
 
         The confidence is high only when the colour is close to one class and
         far from the others, uniform over the peg, and the peg's centre is in
@@ -736,22 +827,46 @@ class BoardReader:
         beyond what could be behind the clipping (light at most
         :data:`MAX_OVER_EXPOSURE` times the clipping level).
         """
-        difference = colour.features[:, None, :] - self._prototypes
+        difference = colour.features[:, None, :] - veiled(self._prototypes, board)
         over = np.log(MAX_OVER_EXPOSURE)
         lower = np.minimum(np.maximum(difference, 0.0), difference + over)
         upper = np.maximum(np.minimum(difference, 0.0), difference - over)
         difference = np.where(colour.lower[:, None], lower, difference)
         difference = np.where(colour.upper[:, None], upper, difference)
-        distances = _difference_distance(difference, luminance_weight)
+        distances = _difference_distance(difference, luminance_weight).min(axis=0)
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
         margin = (nearest[:, 1] - nearest[:, 0]) / np.maximum(nearest[:, 1], MIN_SECOND_DISTANCE)
         closeness = np.exp(-((nearest[:, 0] / CLOSENESS) ** 2))
         uniform = np.exp(-((np.maximum(colour.spread - 0.12, 0) / 0.15) ** 2))
-        seen = centre_in_sight(centre[0], order[:, 0], self._expected_centre, centre[1])
+        seen = centre_in_sight(
+            centre.contrast,
+            order[:, 0],
+            self._expected_centre,
+            centre.glinted,
+            clipped=centre.clipped,
+            near=self._near,
+        )
         confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
+        confidence = np.where(colour.unknown, 0.0, confidence)
         labels = tuple(CLASS_NAMES[i] for i in order[:, 0])
         return labels, tuple(np.round(confidence, 3).tolist())
+
+
+def veiled(prototypes: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Class colours (55, 4, 3) as seen under each veil of :data:`VEILS`, (veils, 55, 4, 3).
+
+    White light added to a peg and the board around it (glare off the board,
+    a lamp's veil) adds the same grey level ``W`` to every channel of both: a
+    class of colour ``r`` relative to the board (linear) is then seen as
+    ``r (1 - v) + v`` with ``v = W / board`` per channel (``board`` is the
+    seen board's log colour at each peg, (55, 3)). ``W`` is a share of the
+    board's brightest channel; the empty class stays the board's colour.
+    """
+    seen_board = np.exp(board)
+    light = VEILS[:, None] * seen_board.max(axis=1)[None]
+    share = np.minimum(light[..., None] / seen_board[None], 0.95)[:, :, None, :]
+    return np.log(np.exp(prototypes)[None] * (1.0 - share) + share)
 
 
 def _within(values: np.ndarray, centre: np.ndarray, limit: float) -> np.ndarray:

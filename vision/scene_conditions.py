@@ -3,7 +3,7 @@
 Each :class:`Condition` draws random scenes of one kind (a tilted camera with
 tall cogs, a hand over a marker, clipped light and glints, drifted white
 balance, bright metal pins, heavy JPEG, a bump's motion blur, a hand over the
-pegs). The benchmark and the tests read frames of every condition in two sets:
+pegs, stronger glare). The benchmark and the tests read frames of every condition in two sets:
 the *tuning* set (reference look, seeds below :data:`HELD_OUT_SEEDS`) and the
 *held-out* set (:data:`vision.renderer.HELD_OUT_LOOK`, seeds from
 :data:`HELD_OUT_SEEDS`), which the reader is never tuned on.
@@ -121,6 +121,35 @@ def _glare(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
     return replace(scene, lighting=lighting, glare=glare)
 
 
+def _strong_glare(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
+    """Harder light than :func:`_glare`: brighter (1.15-1.75), a hot patch adding 25-60 grey
+    levels, 1-4 glints on pegs and 0-4 on or near the rim, up to 3 mm across.
+
+    A dark set shows white light added more than a pale one does (its dark
+    channels are lifted the most): this range covers a darker set's glare.
+    """
+    scene = _tall_cogs(rng, size)
+    lighting = replace(scene.lighting, brightness=float(rng.uniform(1.15, 1.75)))
+    pegs = GEOMETRY.peg_positions()
+    rim = GEOMETRY.rim_points(72)
+    spots = [
+        pegs[int(rng.integers(len(pegs)))] + rng.uniform(-4, 4, 2)
+        for _ in range(int(rng.integers(1, 5)))
+    ]
+    spots += [
+        rim[int(rng.integers(len(rim)))] + rng.uniform(-3, 3, 2)
+        for _ in range(int(rng.integers(0, 5)))
+    ]
+    glare = Glare(
+        centre=tuple(float(v) for v in rng.uniform(-90, 90, 2)),
+        radius=float(rng.uniform(50, 160)),
+        strength=float(rng.uniform(25, 60)),
+        spots=tuple((float(x), float(y)) for x, y in spots),
+        spot_radius=float(rng.uniform(1.0, 3.0)),
+    )
+    return replace(scene, lighting=lighting, glare=glare)
+
+
 def _white_balance(rng: np.random.Generator, size: tuple[int, int]) -> Scene:
     """Auto white balance drifted: a per-channel cast of 0.72-1.35."""
     scene = _tall_cogs(rng, size)
@@ -167,6 +196,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("jpeg", _compressed),
         Condition("bumped", _bumped, readable=False),
         Condition("hand over pegs", _hand_over_pegs, readable=False),
+        Condition("strong glare", _strong_glare),
     )
 }
 """Every condition, by name."""

@@ -38,7 +38,7 @@ def _readings(name: str, frame_set, count: int):
 
 
 @pytest.mark.parametrize(
-    "name", ["tall cogs", "marker covered", "white balance", "metal pins", "jpeg"]
+    "name", ["tall cogs", "marker covered", "white balance", "metal pins", "jpeg", "strong glare"]
 )
 def test_readable_frames_are_committable_and_right(name: str) -> None:
     for scene, reading in _readings(name, TUNING, 2):
