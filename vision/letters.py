@@ -35,6 +35,7 @@ tiles, and :meth:`~LetterClassifier.to_dict` keeps them for a calibration file.
 from __future__ import annotations
 
 import base64
+import copy
 import functools
 import hashlib
 import os
@@ -54,7 +55,7 @@ from vision.letter_crops import (
     degraded,
     synthetic_crops,
 )
-from vision.letter_features import FEATURE_SIZE, VIEWS, SeenViews, letter_views, seen_views
+from vision.letter_features import FEATURE_SIZE, VIEWS, SeenViews, seen_views
 from vision.tiles import TRAINING_FONTS
 
 __all__ = [
@@ -63,8 +64,11 @@ __all__ = [
     "DEFAULT_EFFECTS",
     "MAX_TURN_DEG",
     "MIN_CONFIDENCE",
+    "PAIR_MARGIN_FACTOR",
     "CameraEffects",
     "LetterClassifier",
+    "SeenViews",
+    "seen_views",
     "synthetic_crops",
 ]
 
@@ -99,8 +103,11 @@ PAIR_MARGIN_FACTOR = 1.5
 """Reading b over a confusable rival a needs this many times the gap (a heavy G at low
 resolution is a blob that reads O by a usual gap, in every view)."""
 MAX_TURN_DEG = 30.0
-"""A view turned farther than this to stand its tile upright was stood up by the wrong edges
-(tiles lie at most 20 degrees off the grid): a bold Y turned 57 degrees wrong reads A surely."""
+"""A view turned farther than this (or than its letter's training crops were, if farther) to
+stand its tile upright was stood up by the wrong edges (tiles lie at most 20 degrees off the
+grid): a bold Y turned 57 degrees wrong reads A surely."""
+TURN_SLACK = 1.1
+"""A letter's turn limit is this times the 99.5th percentile of its training crops' turns."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +173,31 @@ class _OwnerSums:
 
 
 @dataclass(frozen=True)
+class _Limits:
+    """What the default training crops say about trusting a reading (cached with the sums)."""
+
+    distances: np.ndarray
+    """(26,) squared Mahalanobis distance beyond which a crop is no such letter."""
+    pair_scales: np.ndarray
+    """(26, 26): reading letter b over rival a needs ``pair_scales[b, a]`` times the gap."""
+    turns: np.ndarray
+    """(26,) radians: a view read as the letter and turned farther was stood up wrong."""
+
+    @staticmethod
+    def unlearned() -> _Limits:
+        """No distance limit, every pair at the usual gap, turns up to :data:`MAX_TURN_DEG`."""
+        return _Limits(
+            np.full(26, np.inf),
+            np.ones((26, 26), np.float32),
+            np.full(26, np.radians(MAX_TURN_DEG), np.float32),
+        )
+
+    def with_pair_scales(self, pair_scales: np.ndarray) -> _Limits:
+        """These limits with other pair scales (a taught classifier's)."""
+        return replace(self, pair_scales=pair_scales)
+
+
+@dataclass(frozen=True)
 class _Model:
     """The two classifiers, solved from :class:`_Statistics`."""
 
@@ -174,12 +206,10 @@ class _Model:
     whitening: np.ndarray
     """(26, k, k): ``(z - mean) @ whitening[c]`` has unit covariance for letter c."""
     log_determinants: np.ndarray
-    distance_limits: np.ndarray
-    """(26,) squared Mahalanobis distance beyond which a crop is no such letter."""
     weights: np.ndarray
     """(FEATURE_SIZE + 1, 27) linear classifier."""
-    pair_scales: np.ndarray
-    """(26, 26): reading letter b over rival a needs ``pair_scales[b, a]`` times the gap."""
+    limits: _Limits
+    """When a reading is trusted."""
 
     @functools.cached_property
     def stacked_whitening(self) -> np.ndarray:
@@ -201,10 +231,8 @@ class LetterClassifier:
         statistics: _Statistics,
         owner_crops: np.ndarray | None = None,
         owner_letters: Sequence[str] = (),
-        distance_reference: np.ndarray | None = None,
+        limits: _Limits | None = None,
         owner: _OwnerSums | None = None,
-        *,
-        pair_scales: np.ndarray | None = None,
     ) -> None:
         """Build from weighted sums (use :meth:`default`, :meth:`teach` or :meth:`from_dict`)."""
         self._statistics = statistics
@@ -212,9 +240,8 @@ class LetterClassifier:
             np.zeros((0, CROP_SIDE, CROP_SIDE, 3), np.uint8) if owner_crops is None else owner_crops
         )
         self._owner_letters = tuple(owner_letters)
-        self._distance_reference = distance_reference
-        self._pair_scales = np.ones((26, 26), np.float32) if pair_scales is None else pair_scales
-        self._model = _solve(statistics, owner, distance_reference, self._pair_scales)
+        self._limits = _Limits.unlearned() if limits is None else limits
+        self._model = _solve(statistics, owner, self._limits)
 
     @staticmethod
     @functools.cache
@@ -240,16 +267,33 @@ class LetterClassifier:
         crops = _checked_crops(crops)
         if len(crops) == 0:
             return (), np.zeros(0, np.float32)
-        best, confidence = self._read(seen_views(crops))
-        return tuple(LETTERS[index] for index in best), confidence
+        return self.read_views(seen_views(crops))
 
-    def _read(self, views: SeenViews) -> tuple[np.ndarray, np.ndarray]:
-        """Best letter index and confidence of each crop from both its views.
+    def read_views(self, views: SeenViews) -> tuple[tuple[str, ...], np.ndarray]:
+        """The letters and confidences of crops from their views (:func:`seen_views`).
 
         The more likely view is read; a view reading another letter takes its
         own confidence away from it (two views that each see a different letter
         surely are a doubt, not a choice).
         """
+        best, confidence = self._read(views)
+        return tuple(LETTERS[index] for index in best), confidence
+
+    def confusable_pairs(self) -> tuple[tuple[str, str], ...]:
+        """(letter read, rival) pairs whose reading needs :data:`PAIR_MARGIN_FACTOR` times the
+        usual gap: learned from the training crops, and for taught letters from the owner's."""
+        rows, columns = np.nonzero(self._limits.pair_scales > 1.0)
+        return tuple((LETTERS[b], LETTERS[a]) for b, a in zip(rows, columns, strict=True))
+
+    def turn_limits_deg(self) -> dict[str, float]:
+        """Per letter, the farthest turn (degrees) of a view that may be read surely as it."""
+        return {
+            letter: float(np.degrees(limit))
+            for letter, limit in zip(LETTERS, self._limits.turns, strict=True)
+        }
+
+    def _read(self, views: SeenViews) -> tuple[np.ndarray, np.ndarray]:
+        """Best letter index and confidence of each crop from both its views."""
         count = len(views.features)
         seen = _ViewReadings.of(
             self._model,
@@ -277,8 +321,7 @@ class LetterClassifier:
         all_letters = (*self._owner_letters, *(LETTERS[label] for label in labels))
         return _taught(
             self._base_statistics(),
-            self._distance_reference,
-            self._pair_scales,
+            self._limits,
             all_crops,
             all_letters,
         )
@@ -289,6 +332,25 @@ class LetterClassifier:
     @property
     def _default_statistics(self) -> _Statistics:
         return LetterClassifier.default()._statistics
+
+    def _judging_owner_pairs(self, features: np.ndarray, labels: np.ndarray) -> LetterClassifier:
+        """This classifier with the pairs of taught letters judged confusable or not by the
+        owner's own (augmented) tiles, ``features`` their training rows, ``labels`` their letters.
+
+        The owner's tiles are printed in one font: an O and a Q the training fonts may blur
+        together can be plainly apart in it (then reading one over the other needs the usual
+        gap), and letters apart in every training font can come close in it (then it needs
+        :data:`PAIR_MARGIN_FACTOR` times the gap).
+        """
+        scores, _ = _quadratic_scores(self._model, self._statistics, features)
+        closest = _closest_gaps(_read_view_scores(scores), labels)
+        taught = np.bincount(labels, minlength=26) > 0
+        judged = taught[:, None] & taught[None, :]
+        scales = np.where(judged, _scales_of(closest), self._limits.pair_scales)
+        twin = copy.copy(self)
+        twin._limits = self._limits.with_pair_scales(scales.astype(np.float32))
+        twin._model = replace(self._model, limits=twin._limits)
+        return twin
 
     def owner_samples(self) -> tuple[np.ndarray, tuple[str, ...]]:
         """The owner's crops (N, 48, 48, 3) this classifier was taught and their letters."""
@@ -316,19 +378,17 @@ class LetterClassifier:
 
 def _taught(
     base: _Statistics,
-    distance_reference: np.ndarray | None,
-    pair_scales: np.ndarray,
+    limits: _Limits,
     crops: np.ndarray,
     letters: Sequence[str],
 ) -> LetterClassifier:
     labels = np.array([LETTERS.index(letter) for letter in letters])
     copies, copy_labels = _augmented(crops, labels, np.random.default_rng(len(labels)))
-    features, copy_labels = _training_rows(copies, copy_labels)
+    features, copy_labels, _turns = _training_rows(copies, copy_labels)
     statistics = base.adding_linear(features, copy_labels, OWNER_WEIGHT)
     owner = _OwnerSums.of(base.projected(features), copy_labels)
-    return LetterClassifier(
-        statistics, crops, letters, distance_reference, owner, pair_scales=pair_scales
-    )
+    taught = LetterClassifier(statistics, crops, letters, limits, owner)
+    return taught._judging_owner_pairs(features, copy_labels[::VIEWS])
 
 
 def _augmented(
@@ -376,45 +436,84 @@ def _train_default() -> LetterClassifier:
         max_shear=0.15,
         italic_chance=0.5,
     )
-    features, row_labels = _training_rows(crops, labels)
-    others, _ = _training_rows(_no_letter_crops(len(crops) // 6, rng), np.zeros(0, np.intp))
+    features, row_labels, turns = _training_rows(crops, labels)
+    others, _, _ = _training_rows(_no_letter_crops(len(crops) // 6, rng), np.zeros(0, np.intp))
     statistics = _statistics(features, row_labels, others, rng)
     reference = LetterClassifier(statistics)._model
-    limits, pair_scales = _learned_limits(reference, statistics, features, labels)
-    return LetterClassifier(statistics, distance_reference=limits, pair_scales=pair_scales)
+    limits = _learned_limits(reference, statistics, features, turns, labels)
+    return LetterClassifier(statistics, limits=limits)
 
 
 def _learned_limits(
-    model: _Model, statistics: _Statistics, features: np.ndarray, labels: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(26,) squared distances beyond which a crop is no letter this classifier knows, and
-    (26, 26) scales of the gap needed to read each letter (row) over each rival (column).
+    model: _Model,
+    statistics: _Statistics,
+    features: np.ndarray,
+    turns: np.ndarray,
+    labels: np.ndarray,
+) -> _Limits:
+    """When to trust a reading, from the training rows: ``features`` (each crop's views
+    in turn), their ``turns`` and the crops' letters ``labels``.
 
-    ``features`` are the training rows (each crop's views in turn), ``labels`` the
-    crops' letters. Both are taken in the view the reader would read (the more
-    letter-like one): the other view, often cut badly, would widen them.
+    Everything is taken in the view the reader would read (the more letter-like
+    one): the other view, often cut badly, would widen the limits.
 
     The distance limit is DISTANCE_SLACK times the 99.5th percentile of each letter's
-    training crops' distances. Reading b over a needs PAIR_MARGIN_FACTOR times the
-    usual gap where a's training crops came close to b (:data:`PAIR_CLOSENESS`).
+    training crops' distances; the turn limit TURN_SLACK times that of their turns, and
+    at least MAX_TURN_DEG (an X or a Z, square-ish, is often stood up a few degrees off).
+    Reading b over a needs PAIR_MARGIN_FACTOR times the usual gap where a's training
+    crops came close to b (:data:`PAIR_CLOSENESS`).
     """
     scores, distances = _quadratic_scores(model, statistics, features)
     crops, rows = len(labels), np.arange(len(labels))
-    read_view = np.argmax(scores.max(axis=1).reshape(crops, VIEWS), axis=1)
+    read_view = _read_views(scores)
     read = distances.reshape(crops, VIEWS, -1)[rows, read_view]
-    limits = [np.quantile(read[labels == letter, letter], 0.995) for letter in range(26)]
-    read_scores = scores.reshape(crops, VIEWS, -1)[rows, read_view]
-    gaps = read_scores[rows, labels][:, None] - read_scores
-    closest = np.stack([np.quantile(gaps[labels == letter], 0.01, axis=0) for letter in range(26)])
+    read_turns = np.abs(turns.reshape(crops, VIEWS)[rows, read_view])
+    distance_limits = [np.quantile(read[labels == letter, letter], 0.995) for letter in range(26)]
+    turn_limits = [np.quantile(read_turns[labels == letter], 0.995) for letter in range(26)]
+    pair_scales = _scales_of(_closest_gaps(_read_view_scores(scores), labels))
+    return _Limits(
+        np.array(distance_limits) * DISTANCE_SLACK,
+        pair_scales.astype(np.float32),
+        np.maximum(np.array(turn_limits) * TURN_SLACK, np.radians(MAX_TURN_DEG)).astype(np.float32),
+    )
+
+
+def _read_views(scores: np.ndarray) -> np.ndarray:
+    """(N,) the view the reader reads of each crop, from its rows' scores (N * VIEWS, 26)."""
+    return np.argmax(scores.max(axis=1).reshape(-1, VIEWS), axis=1)
+
+
+def _read_view_scores(scores: np.ndarray) -> np.ndarray:
+    """(N, 26) the scores of each crop's read view, from its rows' scores (N * VIEWS, 26)."""
+    per_crop = scores.reshape(-1, VIEWS, scores.shape[1])
+    return per_crop[np.arange(len(per_crop)), _read_views(scores)]
+
+
+def _closest_gaps(scores: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """(26, 26): how close (1st percentile of the log-likelihood gap) crops of letter a (row)
+    came to being read as b (column); infinite where a has no crops and on the diagonal."""
+    gaps = scores[np.arange(len(labels)), labels][:, None] - scores
+    closest = np.full((26, 26), np.inf)
+    for letter in np.unique(labels):
+        closest[letter] = np.quantile(gaps[labels == letter], 0.01, axis=0)
     np.fill_diagonal(closest, np.inf)
-    pair_scales = np.where(closest.T < PAIR_CLOSENESS, PAIR_MARGIN_FACTOR, 1.0)
-    return np.array(limits) * DISTANCE_SLACK, pair_scales.astype(np.float32)
+    return closest
 
 
-def _training_rows(crops: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Both views of every crop as rows (N * VIEWS, features), each with its crop's label."""
-    features = letter_views(crops).reshape(len(crops) * VIEWS, FEATURE_SIZE)
-    return features, np.repeat(labels, VIEWS)
+def _scales_of(closest: np.ndarray) -> np.ndarray:
+    """(26, 26) pair scales: reading b (row) over a (column) needs PAIR_MARGIN_FACTOR times
+    the gap where a's crops came within PAIR_CLOSENESS of b."""
+    return np.where(closest.T < PAIR_CLOSENESS, PAIR_MARGIN_FACTOR, 1.0)
+
+
+def _training_rows(
+    crops: np.ndarray, labels: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both views of every crop as rows (N * VIEWS, features), each with its crop's label,
+    and the turn (N * VIEWS,) each view was taken at."""
+    views = seen_views(crops)
+    features = views.features.reshape(len(crops) * VIEWS, FEATURE_SIZE)
+    return features, np.repeat(labels, VIEWS), views.turns.reshape(-1)
 
 
 _RECIPE_MODULES = ("letters", "letter_features", "letter_crops", "tiles", "layout")
@@ -440,8 +539,8 @@ def _save(classifier: LetterClassifier, path: Path) -> None:
     statistics = classifier._statistics
     arrays = {field: getattr(statistics, field) for field in _Statistics.__dataclass_fields__}
     arrays["gram"] = statistics.gram.astype(np.float32)  # half the file; the ridge hides the rest
-    arrays["distance_reference"] = classifier._distance_reference
-    arrays["pair_scales"] = classifier._pair_scales
+    for field in _Limits.__dataclass_fields__:
+        arrays[f"limit_{field}"] = getattr(classifier._limits, field)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -461,13 +560,12 @@ def _loaded(path: Path) -> LetterClassifier | None:
         with np.load(path) as arrays:
             fields = {field: arrays[field] for field in _Statistics.__dataclass_fields__}
             fields["gram"] = fields["gram"].astype(np.float64)
-            reference = arrays["distance_reference"]
-            pair_scales = arrays["pair_scales"]
+            limits = _Limits(
+                **{name: arrays[f"limit_{name}"] for name in _Limits.__dataclass_fields__}
+            )
     except (OSError, KeyError, ValueError, EOFError):
         return None
-    return LetterClassifier(
-        _Statistics(**fields), distance_reference=reference, pair_scales=pair_scales
-    )
+    return LetterClassifier(_Statistics(**fields), limits=limits)
 
 
 def _principal_directions(
@@ -526,8 +624,7 @@ def _no_letter_crops(count: int, rng: np.random.Generator) -> np.ndarray:
 def _solve(
     statistics: _Statistics,
     owner: _OwnerSums | None,
-    distance_limits: np.ndarray | None,
-    pair_scales: np.ndarray,
+    limits: _Limits,
 ) -> _Model:
     """Letter Gaussians (blended covariances) and the ridge classifier from the sums.
 
@@ -549,14 +646,12 @@ def _solve(
     log_determinants = 2 * np.log(np.diagonal(cholesky, axis1=1, axis2=2)).sum(axis=1)
     regulariser = RIDGE * np.eye(len(statistics.gram))
     weights = np.linalg.solve(statistics.gram + regulariser, statistics.targets)
-    limits = np.full(26, np.inf) if distance_limits is None else distance_limits
     return _Model(
         means.astype(np.float32),
         whitening.astype(np.float32),
         log_determinants,
-        limits,
         weights.astype(np.float32),
-        pair_scales,
+        limits,
     )
 
 
@@ -585,7 +680,8 @@ class _ViewReadings:
     within: np.ndarray
     """The row lies within the spread of that letter's training crops."""
     upright: np.ndarray
-    """The view was turned no farther than :data:`MAX_TURN_DEG` (a plausible stand-up)."""
+    """The view was turned no farther than that letter's training crops were (and than
+    :data:`MAX_TURN_DEG`): a plausible stand-up."""
 
     @staticmethod
     def of(
@@ -595,7 +691,7 @@ class _ViewReadings:
         scores, distances = _quadratic_scores(model, statistics, features)
         rows = np.arange(len(features))
         best = np.argmax(scores, axis=1)
-        leads = (scores[rows, best][:, None] - scores) / model.pair_scales[best]
+        leads = (scores[rows, best][:, None] - scores) / model.limits.pair_scales[best]
         leads[rows, best] = np.inf
         linear = _with_bias(features) @ model.weights
         linear_order = np.argsort(linear, axis=1)
@@ -605,8 +701,8 @@ class _ViewReadings:
             likelihood=scores[rows, best],
             margin=leads.min(axis=1),
             linear_agrees=(linear_order[:, -1] == best) & (linear_gap >= LINEAR_MARGIN),
-            within=distances[rows, best] <= model.distance_limits[best],
-            upright=np.abs(turns) <= np.radians(MAX_TURN_DEG),
+            within=distances[rows, best] <= model.limits.distances[best],
+            upright=np.abs(turns) <= model.limits.turns[best],
         )
 
     def confidences(self) -> np.ndarray:

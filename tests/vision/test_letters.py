@@ -16,10 +16,14 @@ import pytest
 from vision import letter_features
 from vision import letters as letters_module
 from vision.layout import LETTERS, STAR, TILE_LABELS, WILD
+from vision.letter_features import INK_VIEW, TILE_VIEW
 from vision.letters import (
     CROP_SIDE,
+    MAX_TURN_DEG,
     MIN_CONFIDENCE,
     LetterClassifier,
+    SeenViews,
+    seen_views,
     synthetic_crops,
 )
 from vision.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TRAINING_FONTS, Font, draw_tile
@@ -160,6 +164,57 @@ def test_tiles_turned_20_degrees_and_shifted_read_right(
     assert (letters == np.array(_labels(2))).mean() >= 0.96
 
 
+def test_tiles_lying_farther_off_the_grid_than_tiles_lie_are_doubtful_not_read(
+    classifier: LetterClassifier,
+) -> None:
+    limits = classifier.turn_limits_deg()
+    letters = [letter for letter in LETTERS if limits[letter] < 35.0]
+    assert len(letters) >= 20, "most letters may be read surely only up to about 30 degrees"
+    upright = synthetic_crops(
+        letters * 3, TRAINING_FONTS, np.random.default_rng(911), max_rotation_deg=0, max_shift=0
+    )
+    _, at_20 = _read(classifier, _turned(upright, 20.0, (0.0, 0.0)))
+    _, at_40 = _read(classifier, _turned(upright, 40.0, (0.0, 0.0)))
+    assert (at_20 >= MIN_CONFIDENCE).mean() >= 0.85, "tiles lie up to 20 degrees off the grid"
+    assert (at_40 >= MIN_CONFIDENCE).mean() <= 0.15, "40 degrees is a tile stood up wrong"
+
+
+def test_turn_limits_are_learned_per_letter_and_wider_for_square_ish_letters(
+    classifier: LetterClassifier,
+) -> None:
+    limits = classifier.turn_limits_deg()
+    assert set(limits) == set(LETTERS)
+    assert min(limits.values()) >= MAX_TURN_DEG
+    assert limits["X"] > limits["A"] + 5, "an X is often stood up a few degrees off"
+
+
+def test_two_views_reading_different_letters_surely_are_a_doubt_not_a_choice(
+    classifier: LetterClassifier,
+) -> None:
+    es = seen_views(synthetic_crops(["E"] * 20, TRAINING_FONTS, np.random.default_rng(920)))
+    fs = seen_views(synthetic_crops(["F"] * 20, TRAINING_FONTS, np.random.default_rng(921)))
+    for views, letter in ((es, "E"), (fs, "F")):
+        read, confidences = classifier.read_views(views)
+        assert (np.array(read) == letter).all()
+        assert (confidences >= MIN_CONFIDENCE).mean() >= 0.8
+    contradicting = SeenViews(
+        np.stack((es.features[:, INK_VIEW], fs.features[:, TILE_VIEW]), axis=1),
+        np.stack((es.turns[:, INK_VIEW], fs.turns[:, TILE_VIEW]), axis=1),
+    )
+    read, confidences = classifier.read_views(contradicting)
+    assert set(read) <= {"E", "F"}
+    assert confidences.max() < MIN_CONFIDENCE, "an E in one view and an F in the other"
+
+
+def test_confusable_pairs_are_learned_from_the_training_crops_and_few(
+    classifier: LetterClassifier,
+) -> None:
+    pairs = classifier.confusable_pairs()
+    assert {("O", "G"), ("G", "O")} <= set(pairs), "a heavy G blurs into an O"
+    assert ("A", "X") not in pairs
+    assert len(pairs) <= 12, "most pairs need only the usual gap"
+
+
 THIN_FONT = HELD_OUT_FONTS[0]
 """OpenCV's italic face in a light weight: the thinnest ink of any font, never trained on."""
 
@@ -252,6 +307,14 @@ def test_teaching_the_owners_tiles_reads_them_better(
     assert (after == truth).mean() >= (before == truth).mean()
     assert committed_after > committed_before + 0.05
     assert len(classifier.owner_samples()[1]) == 0, "teach returns a new classifier"
+
+
+def test_pairs_of_taught_letters_are_judged_on_the_owners_tiles(
+    classifier: LetterClassifier, taught: LetterClassifier
+) -> None:
+    assert ("G", "O") in classifier.confusable_pairs()
+    assert ("G", "O") not in taught.confusable_pairs(), "the owner's G and O are plainly apart"
+    assert ("O", "Q") in taught.confusable_pairs(), "but an O of theirs comes close to a Q"
 
 
 def test_owner_samples_round_trip_through_a_json_ready_dict(taught: LetterClassifier) -> None:
