@@ -30,11 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from cogtable.errors import UserError
+from cogtable.files import read_text
 from vision.card_tags import check_card_id
 
 DECK_GAMES = ("commissars", "cookie")
 """The games whose cards carry tags."""
 DATA_FILE = "card_tags.toml"
+DECK_LIMIT = 1024 * 1024
+"""Bytes an owner's deck list may hold (a list of card names and copies)."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ def owner_deck(game: str, path: Path) -> tuple[CardTag, ...]:
     """
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, DECK_LIMIT, "a deck list")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
         raise UserError(f"--deck {path}: cannot read it: {reason}") from None

@@ -117,3 +117,18 @@ def check_folder(path: Path, what: str) -> None:
         raise UserError(f"cannot use {path} as {what}: it is a file, not a folder")
     if not path.exists() and path.parent.exists() and not path.parent.is_dir():
         raise UserError(f"cannot use {path} as {what}: {path.parent} is a file, not a folder")
+
+
+def read_text(path: Path, limit: int, what: str) -> str:
+    """The UTF-8 text of a file a person named; OSError if it holds more than ``limit`` bytes.
+
+    At most ``limit`` + 1 bytes are read, so that a device or a huge file
+    (``/dev/zero``, a video named as a record) is refused at once instead of
+    being read into memory. ``what`` names what the file should have been.
+    The callers already report OSError and UnicodeDecodeError in one line.
+    """
+    with path.open("rb") as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"it holds over {limit // 1024 // 1024} MiB: too big to be {what}")
+    return data.decode("utf-8")

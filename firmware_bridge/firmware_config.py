@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 CONFIG_PATH = Path(__file__).resolve().parent / "firmware" / "config.py"
+CONFIG_LIMIT = 1024 * 1024
+"""Bytes a config.py may hold (the shipped one is 2 KiB; a Pico's flash is 2 MiB)."""
 """The config.py that ``cogtable firmware flash`` copies to the Pico."""
 
 PIP_LEDS = 7
@@ -73,7 +75,7 @@ def read_firmware_config(path: str | Path | None = None) -> FirmwareConfig:
     """config.py at ``path`` (default: the one flashed); FirmwareConfigError if it is unusable."""
     path = Path(path) if path is not None else CONFIG_PATH
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_config_text(path)
         tree = ast.parse(text, filename=str(path))
     except (OSError, UnicodeDecodeError) as error:
         raise FirmwareConfigError(f"the firmware config {path} cannot be read: {error}") from None
@@ -98,6 +100,21 @@ def _literals(tree: ast.Module) -> dict[str, Any]:
                 except ValueError:
                     found[target.id] = _NOT_LITERAL
     return found
+
+
+def _read_config_text(path: Path) -> str:
+    """The file's UTF-8 text; OSError if it holds more than CONFIG_LIMIT bytes.
+
+    At most that + 1 bytes are read, so that a device or a huge file
+    (``/dev/zero``) named by mistake is refused at once, not read into memory.
+    """
+    with path.open("rb") as file:
+        data = file.read(CONFIG_LIMIT + 1)
+    if len(data) > CONFIG_LIMIT:
+        raise OSError(
+            f"it holds over {CONFIG_LIMIT // 1024 // 1024} MiB: too big to be a config.py"
+        )
+    return data.decode("utf-8")
 
 
 _NOT_LITERAL = object()

@@ -58,6 +58,8 @@ Option = bool | int | float | str
 _GAME_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _PIN_NAME = re.compile(r"^(GPIO|BCM|WPI|BOARD)\d{1,2}$|^(J8|P1):\d{1,2}$")
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+PROFILE_LIMIT = 1024 * 1024
+"""Bytes a profile file may hold (a table's profile is a few KiB)."""
 
 
 class ProfileError(ValueError):
@@ -381,10 +383,25 @@ def load_profile(path: str | Path | None = None) -> Profile:
     """
     path = Path(path) if path is not None else default_profile_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_profile_text(path)
     except (OSError, UnicodeDecodeError) as error:
         raise ProfileError(str(path), [f"cannot read the file: {error}"]) from error
     return parse_profile(text, source=str(path))
+
+
+def _read_profile_text(path: Path) -> str:
+    """The file's UTF-8 text; OSError if it holds more than PROFILE_LIMIT bytes.
+
+    At most that + 1 bytes are read, so that a device or a huge file
+    (``/dev/zero``) named by mistake is refused at once, not read into memory.
+    """
+    with path.open("rb") as file:
+        data = file.read(PROFILE_LIMIT + 1)
+    if len(data) > PROFILE_LIMIT:
+        raise OSError(
+            f"it holds over {PROFILE_LIMIT // 1024 // 1024} MiB: too big to be a table profile"
+        )
+    return data.decode("utf-8")
 
 
 def parse_profile(text: str, source: str = "<string>") -> Profile:

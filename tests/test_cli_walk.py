@@ -36,6 +36,8 @@ from tests.unprivileged import READ_ONLY, Snapshot, as_reader, run_cli, shared_f
 GARBAGE = "this is not what you think {[\n"
 BINARY = bytes(range(256)) * 4
 HUGE = "99999999999999999999999"
+ENDLESS = "/dev/zero"
+"""A file without end: read whole, it would never be read (or fill the memory)."""
 KINDS = (
     "missing file",
     "garbage",
@@ -144,6 +146,7 @@ PROFILE_CASES = [
     case("garbage", "not valid TOML", "--profile", "{d}/garbage.txt"),
     case("binary", "cannot read the file", "--profile", "{d}/binary.bin"),
     case("folder", "cannot read the file", "--profile", "{d}/folder"),
+    case("binary", "too big to be a table profile", "--profile", ENDLESS),
     case("wrong types", 'camera.resolution = "big"', "--profile", "{d}/wrong.toml"),
 ]
 
@@ -210,6 +213,7 @@ def edition_cases(*base: str) -> list[Case]:
             ("garbage", "not valid TOML", "{d}/garbage.txt"),
             ("binary", "cannot read the C.O.G. edition file", "{d}/binary.bin"),
             ("folder", "cannot read the C.O.G. edition file", "{d}/folder"),
+            ("binary", "too big to be an edition", ENDLESS),
             ("wrong types", "the [letters] table is missing", "{d}/wrong.toml"),
         )
     ]
@@ -372,6 +376,7 @@ WALKS: dict[str, list[Case]] = {
                 ("garbage", "is not valid TOML", "{d}/garbage.txt"),
                 ("binary", "cannot read it", "{d}/binary.bin"),
                 ("folder", "cannot read it", "{d}/folder"),
+                ("binary", "too big to be a deck list", ENDLESS),
                 ("wrong types", "expected only a [cards] table", "{d}/wrong.toml"),
             )
         ],
@@ -444,6 +449,7 @@ WALKS: dict[str, list[Case]] = {
                 ("garbage", "is not valid Python", "{d}/garbage.txt"),
                 ("binary", "cannot be read", "{d}/binary.bin"),
                 ("folder", "cannot be read", "{d}/folder"),
+                ("binary", "too big to be a config.py", ENDLESS),
                 ("wrong types", "LED_COUNT is missing", "{d}/wrong.json"),
             )
         ],
@@ -469,6 +475,7 @@ WALKS: dict[str, list[Case]] = {
         case("garbage", "not valid TOML", "profile", "check", "{d}/garbage.txt"),
         case("binary", "cannot read the file", "profile", "check", "{d}/binary.bin"),
         case("folder", "cannot read the file", "profile", "check", "{d}/folder"),
+        case("binary", "too big to be a table profile", "profile", "check", ENDLESS),
         case("wrong types", 'camera.resolution = "big"', "profile", "check", "{d}/wrong.toml"),
     ],
     "profile show": [],  # takes no input
@@ -478,6 +485,7 @@ WALKS: dict[str, list[Case]] = {
         case("garbage", "not valid JSON", "replay", "{d}/garbage.txt"),
         case("binary", "cannot read", "replay", "{d}/binary.bin"),
         case("folder", "cannot read", "replay", "{d}/folder"),
+        case("binary", "too big to be a game record", "replay", ENDLESS),
         case("wrong types", "record", "replay", "{d}/wrong.json"),
         case("absurd number", "a game id is 1 to", "replay", HUGE, "--state-dir", "{d}/good"),
         case("absurd number", "a game id is 1 to", "replay", "0", "--state-dir", "{d}/good"),

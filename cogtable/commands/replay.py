@@ -7,11 +7,14 @@ from pathlib import Path
 
 from cogtable.commands._journal_access import add_state_dir, game_id, journal_record
 from cogtable.errors import UserError
+from cogtable.files import read_text
 from cogtable.terminal import front_ends
 from games.core import BadRecord, IllegalAction, Outcome, Record, State, load_game
 
 NAME = "replay"
 HELP = "Play back a game (a record file, or a journal game id) move by move."
+RECORD_LIMIT = 64 * 1024 * 1024
+"""Bytes a record file may hold (a game of 20,000 actions is a few MiB)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def read_record(path: Path) -> Record:
     """The record in ``path``; a missing or unreadable file is a :class:`UserError`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, RECORD_LIMIT, "a game record")
     except (OSError, UnicodeDecodeError) as error:
         raise UserError(f"cannot read {path}: {error}") from error
     return Record.loads(text)

@@ -31,6 +31,8 @@ GRID_BONUS_COUNT = 8
 ITEM_CUBES = 12
 PRINTED_DICE = ("black", "aqua")
 ALWAYS_WILD = frozenset({"HPK", "TWY", "BCG"})
+EDITION_LIMIT = 1024 * 1024
+"""Bytes an edition file may hold (the shipped cog.toml is 13 KiB)."""
 ICON = re.compile(r"^(letter|centre|star|cabinet|vp([1-9][0-9]?))$")
 
 SUMMARY: dict[str, frozenset[tuple[str, ...]]] = {
@@ -188,9 +190,22 @@ def _read_text(path: str) -> str:
     try:
         if not path:
             return resources.files(__package__).joinpath("cog.toml").read_text("utf-8")
-        return Path(path).read_text("utf-8")
+        return _read_at_most(Path(path), EDITION_LIMIT)
     except (OSError, UnicodeDecodeError) as error:
         raise EditionError(f"cannot read the C.O.G. edition file {path}: {error}") from error
+
+
+def _read_at_most(path: Path, limit: int) -> str:
+    """The file's UTF-8 text; OSError if it holds more than ``limit`` bytes.
+
+    At most that + 1 bytes are read, so that a device or a huge file
+    (``/dev/zero``) named by mistake is refused at once, not read into memory.
+    """
+    with path.open("rb") as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"it holds over {limit // 1024 // 1024} MiB: too big to be an edition")
+    return data.decode("utf-8")
 
 
 def parse_edition(text: str, source: str = "edition") -> Edition:
