@@ -4,8 +4,9 @@
 how far the board is tilted from square to the camera, how much of the frame
 the printed sheet fills, how sharp the marker edges are, how bright the board
 is and how much of it is clipped, and whether the reader could commit what it
-sees. :class:`CameraCheck` holds the figures and the single most useful piece
-of advice ("move the camera about 12 cm higher", "marker 2 is covered").
+sees. :class:`CameraCheck` holds the figures, whether all is good (``good``)
+and the single most useful piece of advice ("move the camera about 12 cm
+higher", "marker 2 is covered"; :data:`ALL_GOOD` when there is nothing to fix).
 ``cogtable camera check`` prints it live; the self-test calls it too.
 
 Distances in the advice assume a lens of :data:`ASSUMED_FOV_DEG` across the
@@ -16,12 +17,13 @@ first guess, said as "about".
 >>> from vision.geometry import start_position
 >>> frame, _ = Renderer().render(Scene(start_position(), (960, 540), Camera(fill=0.9)), 1)
 >>> check = check_frame(frame)
->>> check.seen_ids, check.advice
-((0, 1, 2, 3), 'all good: the board is read')
+>>> check.seen_ids, check.good, check.advice
+((0, 1, 2, 3), True, 'all good: the board is read')
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -47,6 +49,8 @@ MAX_CLIPPED = 0.03
 """Largest share of board pixels clipped in a channel before the advice says it is too bright."""
 DARK_BOARD = 60.0
 """A board whose median grey is below this is too dark."""
+ALL_GOOD = "all good: the board is read"
+"""The advice when there is nothing to fix."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,7 @@ class CameraCheck:
     edge in pixels (sharp is under :data:`vision.sharpness.BLUR_LIMIT`);
     ``brightness`` the board's median grey and ``clipped`` the share of its
     pixels clipped in some channel; ``fps`` the frame rate when the caller
-    measured one.
+    measured one. ``good``: nothing to fix (the advice is then :data:`ALL_GOOD`).
     """
 
     markers: tuple[MarkerSight, ...]
@@ -79,6 +83,7 @@ class CameraCheck:
     status: str
     message: str
     advice: str
+    good: bool
     fps: float | None = None
     uncertain: tuple[str, ...] = field(default=())
 
@@ -124,21 +129,22 @@ def check_frame(
         fill = _fill(homography, geometry, frame.shape)
         brightness, clipped = _exposure(frame, homography, geometry)
     partial = CameraCheck(
-        markers,
-        missing,
-        tilt,
-        fill,
-        reading.edge_width,
-        brightness,
-        clipped,
-        reading.status,
-        reading.message,
-        "",
-        fps,
-        tuple(reading.uncertain_places()) if reading.ok else (),
+        markers=markers,
+        missing=missing,
+        tilt_deg=tilt,
+        fill=fill,
+        edge_width=reading.edge_width,
+        brightness=brightness,
+        clipped=clipped,
+        status=reading.status,
+        message=reading.message,
+        advice="",
+        good=False,
+        fps=fps,
+        uncertain=tuple(reading.uncertain_places()) if reading.ok else (),
     )
     advice = _advice(partial, reading, frame, homography, geometry)
-    return CameraCheck(**{**partial.__dict__, "advice": advice})
+    return dataclasses.replace(partial, advice=advice or ALL_GOOD, good=advice is None)
 
 
 def _side(corners: np.ndarray) -> float:
@@ -192,8 +198,8 @@ def _distance_advice(fill: float, frame_width: int, frame_short: int, sheet_mm: 
     return f"move the camera about {max(change, 1)} cm {direction} (or zoom {zoom})"
 
 
-def _advice(check: CameraCheck, reading: Reading, frame, homography, geometry) -> str:
-    """The most useful single piece of advice, most blocking problem first."""
+def _advice(check: CameraCheck, reading: Reading, frame, homography, geometry) -> str | None:
+    """The most useful single piece of advice, most blocking problem first; None: all good."""
     if frame is None:
         return "no picture from the camera: check its cable and that no other program uses it"
     if reading.status not in (OK,) and not check.markers and not reading.markers:
@@ -239,4 +245,4 @@ def _advice(check: CameraCheck, reading: Reading, frame, homography, geometry) -
     if check.uncertain:
         shown = ", ".join(check.uncertain[:4])
         return f"pegs {shown} cannot be read surely: check the light on them and the calibration"
-    return "all good: the board is read"
+    return None

@@ -6,7 +6,8 @@ then each LED alone; a person confirms with a seat button that what is lit is
 what was named), the seat LEDs on the Pi's GPIO (each colour channel alone),
 every button the profile names (pressed when asked), the dice (rolled, and the
 pip face shows the value) and the camera (a frame through
-:func:`cogtable.camera_check.check_frame`: its figures and its advice).
+:func:`cogtable.camera_check.check_frame`: its figures and its advice, where
+the profile's game reads the Kogworks peg disk, the one board the check knows).
 Each step ends as a :class:`SelfTestStep` (passed, failed or skipped, what
 was found, what to fix) and :func:`results_table` prints them.
 
@@ -36,9 +37,11 @@ from typing import Protocol, TypeVar
 import numpy as np
 from gpiozero.pins import Factory
 
+from cogtable.adapters import adapter_for
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
 from cogtable.firmware_agreement import differences
+from cogtable.sensing import Sensors
 from firmware_bridge.firmware_config import FirmwareConfig
 from firmware_bridge.link import ButtonEvent, DiceEvent, FirmwareInfo, Link, LinkError
 from hardware.buttons import ButtonEvent as GpioEvent
@@ -56,8 +59,10 @@ GIVE_UP_AFTER = 2
 T = TypeVar("T")
 SETTLING_FRAMES = 10
 """Frames read from a real camera before the one checked: its exposure settles meanwhile."""
-CAMERA_ALL_GOOD = "all good"
-"""How the camera check's advice begins when there is nothing to fix."""
+CHECKED_READER = "peg-disk"
+"""The camera region reader the camera check judges the aim on (:mod:`cogtable.camera_check`)."""
+CHECKED_PART = "the Kogworks peg disk"
+"""What that reader reads, in the step's words."""
 
 
 class Outcome(enum.Enum):
@@ -670,7 +675,12 @@ def _roll_pin(parts: TableParts, person: Person) -> tuple[bool, str]:
 
 def camera_step(profile: Profile) -> SelfTestStep:
     """A frame from the profile's camera through the camera check (``cogtable camera check``):
-    every board marker seen, sharp, lit, square enough, and the board read."""
+    every board marker seen, sharp, lit, square enough, and the board read.
+
+    The check judges the aim on the Kogworks peg disk: where the profile's game
+    reads other parts (its adapter's camera regions), the step says so and
+    checks only that the camera gives a frame.
+    """
     name = "camera"
     try:
         frame = _settled_frame(profile)
@@ -710,14 +720,32 @@ def _checked(profile: Profile, frame: np.ndarray) -> SelfTestStep:
         return SelfTestStep(
             "camera", Outcome.FAILED, "the colour calibration is unusable", str(error)
         )
+    framed = f"a {frame.shape[1]}x{frame.shape[0]} frame from {profile.camera.source!r}"
+    unchecked = _parts_not_checked(profile)
+    if unchecked:
+        return SelfTestStep("camera", Outcome.SKIPPED, f"{framed}; {unchecked}")
     check = check_frame(frame, BoardReader(board_geometry(profile), calibration))
-    found = (
-        f"a {frame.shape[1]}x{frame.shape[0]} frame from {profile.camera.source!r}: {check.line()}"
-    )
-    if check.advice.startswith(CAMERA_ALL_GOOD):
+    found = f"{framed}, checked on {CHECKED_PART}: {check.line()}"
+    if check.good:
         return SelfTestStep("camera", Outcome.PASSED, f"{found}; {check.advice}")
     return SelfTestStep(
         "camera", Outcome.FAILED, found, f"{check.advice} (cogtable camera check shows it live)"
+    )
+
+
+def _parts_not_checked(profile: Profile) -> str:
+    """Why the aim is not checked ("": it is): the profile's game reads no peg disk."""
+    game = profile.table.game
+    try:
+        regions = adapter_for(game).fitted(Sensors.of(profile)).camera_regions()
+    except ValueError as error:  # a game the table does not know
+        return f"its aim is not checked: {error}"
+    if any(region.reader == CHECKED_READER for region in regions):
+        return ""
+    read = ", ".join(region.name for region in regions) or "nothing"
+    return (
+        f"its aim is not checked: the camera check knows only {CHECKED_PART}, "
+        f"and this table's game ({game}) reads {read}"
     )
 
 

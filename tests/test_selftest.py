@@ -257,6 +257,41 @@ def test_a_camera_that_sees_the_board_tilted_gets_the_camera_checks_advice(tmp_p
     assert "tilted" in step.fix and step.fix.endswith("(cogtable camera check shows it live)")
 
 
+def test_the_camera_step_says_which_board_it_checks(tmp_path: Path) -> None:
+    frame, _ = Renderer().render(Scene(start_position(), (960, 540), Camera(fill=0.9)), 1)
+    cv2.imwrite(str(tmp_path / "frame.png"), frame)
+    step = camera_step(profile_with_camera(str(tmp_path)))
+    assert step.outcome is Outcome.PASSED
+    assert "frame from" in step.found and "checked on the Kogworks peg disk: " in step.found
+
+
+def profile_for_game(game: str) -> Profile:
+    """The mock profile whose table starts with ``game``."""
+    text = default_profile_path().read_text(encoding="utf-8")
+    changed = text.replace('game = "kogworks"', f'game = "{game}"', 1)
+    assert changed != text
+    return parse_profile(changed)
+
+
+@pytest.mark.parametrize(
+    ("game", "read"), [("cog", "board, mat1, mat2, mat3, mat4"), ("commissars", "cards")]
+)
+def test_a_game_read_on_other_parts_is_not_judged_on_the_kogworks_board(
+    game: str, read: str
+) -> None:
+    step = camera_step(profile_for_game(game))
+    assert step.outcome is Outcome.SKIPPED and not step.failed
+    assert step.found.startswith("a 1280x720 frame from 'synthetic'; its aim is not checked")
+    assert f"knows only the Kogworks peg disk, and this table's game ({game}) reads {read}" in (
+        step.found
+    )
+
+
+def test_a_game_the_table_does_not_know_is_said_in_the_camera_step() -> None:
+    step = camera_step(profile_for_game("chess"))
+    assert step.outcome is Outcome.SKIPPED and "no table adapter for the game 'chess'" in step.found
+
+
 def test_an_unusable_colour_calibration_fails_the_camera_step(tmp_path: Path) -> None:
     broken = tmp_path / "calibration.json"
     broken.write_text("{not json", encoding="utf-8")

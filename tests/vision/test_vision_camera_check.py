@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cogtable.camera_check import check_frame
+from cogtable.camera_check import ALL_GOOD, check_frame
 from cogtable.cli import main
 from vision.geometry import start_position
 from vision.renderer import Camera, Hand, Lighting, Renderer, Scene, Sensor
@@ -24,7 +24,7 @@ def _check(**scene):
 
 def test_a_well_aimed_camera_is_all_good_with_its_figures() -> None:
     check = _check(camera=Camera(tilt_deg=6, fill=0.9))
-    assert check.advice == "all good: the board is read"
+    assert check.good and check.advice == ALL_GOOD
     assert check.seen_ids == (0, 1, 2, 3) and check.missing == ()
     assert 3 < check.tilt_deg < 9
     assert 0.85 < check.fill < 0.95
@@ -45,12 +45,14 @@ def test_a_well_aimed_camera_is_all_good_with_its_figures() -> None:
     ],
 )
 def test_each_problem_gets_its_advice(scene: dict, advice: str) -> None:
-    assert advice in _check(**scene).advice
+    check = _check(**scene)
+    assert advice in check.advice and not check.good
 
 
 def test_no_frame_and_no_board_are_advised_too() -> None:
-    assert "no picture" in check_frame(None).advice
-    assert "no markers in sight" in check_frame(np.full((480, 640, 3), 90, np.uint8)).advice
+    nothing, blank = check_frame(None), check_frame(np.full((480, 640, 3), 90, np.uint8))
+    assert "no picture" in nothing.advice and "no markers in sight" in blank.advice
+    assert not nothing.good and not blank.good
 
 
 def test_the_command_prints_readouts_and_keeps_a_snapshot(tmp_path: Path, capsys) -> None:
