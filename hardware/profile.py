@@ -676,7 +676,7 @@ def _build_profile(top: _Table, source: str) -> Profile | None:
     if isinstance(top.data.get("seats"), list):
         _check_seat_count(top, len(seats))
     _cross_check(top, parts, len(seats))
-    _check_cards(parts, top.errors)
+    _check_cards(top, top.errors)
     if any(value is _BAD for value in [name, *parts.values(), *seats]) or not seats:
         return None
     return Profile(name=name, seats=seats, source=source, **parts)
@@ -834,21 +834,28 @@ def _card_mat_ok(table: _Table, cards: CardsProfile) -> bool:
     return len(table.errors) == errors_before
 
 
-def _check_cards(parts: dict[str, Any], errors: list[str]) -> None:
+def _check_cards(top: _Table, errors: list[str]) -> None:
     """The card mat's markers are not the board's (the camera sees both).
 
-    A zone may name a seat the table does not have: a six-seat mat serves a
-    two-seat game, its other zones unused.
+    Checked among the marker ids that are right by themselves, whatever else
+    is wrong in [board] or [cards]. A zone may name a seat the table does not
+    have: a six-seat mat serves a two-seat game, its other zones unused.
     """
-    cards, board = parts.get("cards"), parts.get("board")
-    if cards is None or cards is _BAD or board is None or board is _BAD:
-        return
-    shared = sorted({m.id for m in cards.markers} & {m.id for m in board.markers})
+    shared = sorted(_marker_ids(top, "cards") & _marker_ids(top, "board"))
     if shared:
         errors.append(
             f"cards.markers = {shared}: expected ids not used by board.markers (the camera "
             "sees both)"
         )
+
+
+def _marker_ids(top: _Table, section: str) -> set[int]:
+    """The ids given in ``section``'s [[markers]] that passed their own check."""
+    table = top.children.get(section)
+    if table is None:
+        return set()
+    markers = [child for key, child in table.children.items() if key.startswith("markers[")]
+    return {marker.accepted["id"] for marker in markers if "id" in marker.accepted}
 
 
 def _serial(table: _Table) -> SerialProfile | Any:

@@ -288,6 +288,17 @@ def test_a_pin_or_button_used_twice_is_named_even_where_its_own_section_has_a_mi
     )
 
 
+def test_a_card_mat_marker_that_is_the_boards_is_named_while_both_have_other_mistakes() -> None:
+    text = edited("id = 40", "id = 2")
+    text = edited("peg_pitch_mm = 25.0", "peg_pitch_mm = -3", text)
+    text = edited("width_mm = 680", 'width_mm = "wide"', text)
+    assert errors_of(text) == (
+        "board.peg_pitch_mm = -3: expected a positive number of millimetres",
+        'cards.width_mm = "wide": expected a positive number of millimetres',
+        "cards.markers = [2]: expected ids not used by board.markers (the camera sees both)",
+    )
+
+
 def test_a_toml_syntax_error_names_its_line() -> None:
     (error,) = errors_of(edited("gamma = 2.2", "gamma = = 2.2"))
     line = MOCK.splitlines().index("gamma = 2.2") + 1
