@@ -739,7 +739,8 @@ def _board(table: _Table) -> BoardProfile | Any:
     size = table.get("marker_size_mm", _positive, "a positive number of millimetres", _MISSING)
     radius = table.get("disk_radius_mm", _positive, "a positive number of millimetres", 162.0)
     markers = tuple(_marker(t) for t in table.tables("markers", "an array of [[board.markers]]"))
-    if _all_good(pitch, size, radius, *markers) and _markers_ok(table, markers):
+    ids_ok = _markers_ok(table, _given_marker_ids(table), len(markers))
+    if _all_good(pitch, size, radius, *markers) and ids_ok:
         return BoardProfile(pitch, size, markers, radius)
     return _BAD
 
@@ -752,15 +753,22 @@ def _marker(table: _Table) -> Marker | Any:
     return Marker(marker_id, x, y) if _all_good(marker_id, x, y) else _BAD
 
 
-def _markers_ok(table: _Table, markers: tuple[Marker, ...]) -> bool:
-    ids = [marker.id for marker in markers]
-    if len(markers) < 4:
-        table.fail("markers", ids, "at least 4 markers (the board's homography needs them)")
+def _markers_ok(table: _Table, ids: list[int], count: int, least: int = 4) -> bool:
+    """Enough markers for a homography, each id once (among the ids right by themselves)."""
+    if count < least:
+        homography = "the board's" if least == 4 else "the mat's"
+        table.fail("markers", ids, f"at least {least} markers ({homography} homography needs them)")
         return False
     if len(set(ids)) != len(ids):
         table.fail("markers", ids, "each marker id once")
         return False
     return True
+
+
+def _given_marker_ids(table: _Table) -> list[int]:
+    """The ids of this section's [[markers]] that passed their own check, in order."""
+    markers = [child for key, child in table.children.items() if key.startswith("markers[")]
+    return [marker.accepted["id"] for marker in markers if "id" in marker.accepted]
 
 
 def _cards(table: _Table) -> CardsProfile | Any:
@@ -770,10 +778,11 @@ def _cards(table: _Table) -> CardsProfile | Any:
     side = table.get("marker_size_mm", _positive, "a positive number of millimetres", _MISSING)
     markers = tuple(_marker(t) for t in table.tables("markers", "an array of [[cards.markers]]"))
     zones = tuple(_card_zone(t) for t in table.tables("zones", "an array of [[cards.zones]]"))
+    ids_ok = _markers_ok(table, _given_marker_ids(table), len(markers), least=3)
     if not _all_good(width, height, side, *markers, *zones):
         return _BAD
     cards = CardsProfile(width, height, side, markers, zones)
-    return cards if _card_mat_ok(table, cards) else _BAD
+    return cards if _card_mat_ok(table, cards) and ids_ok else _BAD
 
 
 def _card_zone(table: _Table) -> CardZoneProfile | Any:
@@ -793,13 +802,8 @@ def _seat_number(value: Any) -> int | None:
 
 
 def _card_mat_ok(table: _Table, cards: CardsProfile) -> bool:
-    """Markers: at least 3, each id once; zones: each name once, inside the mat, apart."""
-    ids = [marker.id for marker in cards.markers]
+    """Zones: each name once, inside the mat, apart (the markers' ids are checked before)."""
     errors_before = len(table.errors)
-    if len(ids) < 3:
-        table.fail("markers", ids, "at least 3 markers (the mat's homography needs them)")
-    elif len(set(ids)) != len(ids):
-        table.fail("markers", ids, "each marker id once")
     names = [zone.name for zone in cards.zones]
     if not names:
         table.fail("zones", [], "at least one [[cards.zones]] table")
@@ -852,10 +856,7 @@ def _check_cards(top: _Table, errors: list[str]) -> None:
 def _marker_ids(top: _Table, section: str) -> set[int]:
     """The ids given in ``section``'s [[markers]] that passed their own check."""
     table = top.children.get(section)
-    if table is None:
-        return set()
-    markers = [child for key, child in table.children.items() if key.startswith("markers[")]
-    return {marker.accepted["id"] for marker in markers if "id" in marker.accepted}
+    return set() if table is None else set(_given_marker_ids(table))
 
 
 def _serial(table: _Table) -> SerialProfile | Any:

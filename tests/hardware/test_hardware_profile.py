@@ -299,6 +299,19 @@ def test_a_card_mat_marker_that_is_the_boards_is_named_while_both_have_other_mis
     )
 
 
+def test_a_marker_id_used_twice_is_named_while_another_marker_has_a_mistake() -> None:
+    text = edited("id = 2\nx_mm = 180.0", "id = 1\nx_mm = 180.0")
+    text = edited("id = 3\nx_mm = -180.0", 'id = 3\nx_mm = "left"', text)
+    text = edited("id = 41", "id = 40", text)  # the card mat's second marker
+    text = edited("width_mm = 680", "width_mm = -1", text)
+    assert errors_of(text) == (
+        'board.markers[3].x_mm = "left": expected a number of millimetres',
+        "board.markers = [0, 1, 1, 3]: expected each marker id once",
+        "cards.width_mm = -1: expected a positive number of millimetres",
+        "cards.markers = [40, 40, 42, 43]: expected each marker id once",
+    )
+
+
 def test_a_toml_syntax_error_names_its_line() -> None:
     (error,) = errors_of(edited("gamma = 2.2", "gamma = = 2.2"))
     line = MOCK.splitlines().index("gamma = 2.2") + 1
