@@ -1,7 +1,7 @@
 """The host's serial link to the Pico: events in, LED commands out, surviving anything.
 
 :class:`Link` owns one worker thread that opens the port, shakes hands,
-reads frames, acknowledges and retransmits (through :class:`wire.Channel`),
+reads frames, acknowledges and retransmits (through :class:`firmware_bridge.channel.Channel`),
 sends heartbeats and, when the line fails, reopens it with back-off (capped
 near one second), shakes hands again and re-sends the current LED state.
 Button and dice events arrive exactly once and in order on :attr:`Link.events`.
@@ -29,6 +29,7 @@ import serial
 from serial.tools import list_ports
 
 from firmware_bridge import wire
+from firmware_bridge.channel import Channel
 
 PICO_VENDOR_ID = 0x2E8A  # Raspberry Pi
 HEARTBEAT_S = 0.5
@@ -171,7 +172,7 @@ class Link:
         self._status = Status.IDLE
         self._changed = threading.Condition()
         self._lock = threading.RLock()
-        self._channel = wire.Channel(capacity=4096)
+        self._channel = Channel(capacity=4096)
         self._decoder = wire.Decoder()
         self._host_id = random.getrandbits(32) or 1
         self._serial: SerialPort | None = None

@@ -20,13 +20,14 @@ A frame on the wire is ``COBS(seq, type, length, payload, CRC-16) 0x00``:
 
 The zero byte only ever appears as a delimiter, so a receiver that lost sync
 finds the start of the next frame at the next zero (Klipper does the same with
-its sync byte). Reliable messages travel through a :class:`Channel` on each
-side: selective repeat with a window, cumulative ACKs, a NAK at once for every
-gap (with a bitmap of the frames held after it), a resend timer from the
-measured round trip, and duplicate suppression by sequence number.
+its sync byte). Reliable messages travel through a channel on each side
+(:class:`firmware_bridge.channel.Channel`, in its own module): selective
+repeat with a window, cumulative ACKs, a NAK at once for every gap (with a
+bitmap of the frames held after it), a resend timer from the measured round
+trip, and duplicate suppression by sequence number.
 
 >>> frame = encode_frame(7, PING, b"ab")
->>> Decoder().feed(b"garbage" + frame)
+>>> Decoder().feed(b"garbage" + DELIMITER + frame)  # the garbage is one rejected frame
 [(7, 5, b'ab')]
 """
 
@@ -288,334 +289,6 @@ def seq_distance(later, earlier):
     return (later - earlier) & 0xFF
 
 
-class Outgoing:
-    """One message in flight and what its sender has learnt about it."""
-
-    def __init__(self, seq, mtype, payload):
-        self.seq = seq
-        self.mtype = mtype
-        self.payload = payload
-        self.frame = None  # encoded at its first transmission, then written as it is
-        self.sent_at = 0
-        self.order = 0  # the sender's transmission count when it was last written
-        self.held = False  # a NAK said the peer holds it, waiting for an earlier one
-        self.resent = False  # retransmitted: its ACK no longer times the round trip (Karn)
-        self.timed = False  # a reply has timed its round trip (the reply's copy must not)
-
-
-class Channel:
-    """Reliable, ordered, exactly-once delivery of one side's messages (selective repeat).
-
-    The sender numbers each message, keeps it until it is acknowledged and has
-    at most ``window`` in flight. The receiver delivers in order only, holds
-    frames that arrive after a gap and answers every batch of frames at once:
-    an ACK of everything so far, or (while it holds frames) a NAK naming the
-    first missing number, the frame it has just received and a bitmap of those
-    it holds. The line keeps the order of what is written, so every message
-    the sender wrote before that latest frame and the peer neither holds nor
-    has is lost: it is resent at once, each loss exactly once. What no NAK
-    reveals (a lost NAK, a lost last frame) is resent when the resend timer
-    expires: the smoothed round trip plus four times its variation (Jacobson's
-    estimator, sampled only from frames sent once), between ``min_timeout_ms``
-    and ``max_timeout_ms``, doubling while expiries make no progress.
-
-    Methods that may put bytes on the line return the frames to write; the
-    caller owns the line and the clock (any millisecond counter: ticks_ms on
-    the Pico, a monotonic clock on the host, a fake one in tests).
-    """
-
-    def __init__(
-        self, window=32, timeout_ms=50, min_timeout_ms=5, max_timeout_ms=250, capacity=256
-    ):
-        if not 1 <= window <= MAX_WINDOW:
-            raise ValueError(f"window {window} is not 1..{MAX_WINDOW}")
-        self.window = window
-        self.min_timeout_ms = min_timeout_ms
-        self.max_timeout_ms = max_timeout_ms
-        self.capacity = capacity
-        # Oldest first. The first `sent` are in flight, each an Outgoing; the rest are
-        # (seq, type, payload) tuples until sent, so a full queue stays small on a Pico.
-        self.pending = []
-        self.sent = 0
-        self.next_seq = 0
-        self.expected = 0
-        self.held = {}  # seq -> (type, payload): arrived after a gap, waiting for it
-        self.timeout_ms = timeout_ms  # the resend timeout before any back-off
-        self.srtt8 = 0  # smoothed round trip, ms x 8
-        self.rttvar4 = 0  # its mean deviation, ms x 4
-        self.samples = 0
-        self.expiries = 0  # resend timer expiries in a row without progress
-        self.timer_at = None  # when the resend timer was (re)started; None: nothing in flight
-        self.transmissions = 0
-        self.retransmissions = 0
-        self.timeouts = 0
-        self.duplicates = 0
-        self.gaps = 0
-        self.naks = 0
-
-    # Sending --------------------------------------------------------------------------
-
-    def room(self):
-        """How many more messages may be queued."""
-        return self.capacity - len(self.pending)
-
-    def queue(self, mtype, payload):
-        """Number and keep one message for sending; FrameError if the queue is full."""
-        if len(self.pending) >= self.capacity:
-            raise FrameError(f"send queue full ({self.capacity} messages)")
-        if len(payload) > MAX_PAYLOAD:
-            raise FrameError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
-        self.pending.append((self.next_seq, mtype, bytes(payload)))
-        self.next_seq = (self.next_seq + 1) & 0xFF
-
-    def numbers(self):
-        """The sequence numbers of every unacknowledged message, oldest first."""
-        return [entry.seq if isinstance(entry, Outgoing) else entry[0] for entry in self.pending]
-
-    def round_trip_ms(self):
-        """The smoothed round trip in milliseconds, or None before the first sample."""
-        return self.srtt8 >> 3 if self.samples else None
-
-    def resend_timeout_ms(self):
-        """How long the oldest unanswered frame waits before it is resent: the timeout,
-        doubled for every expiry in a row beyond the first few (a dead line), up to the cap."""
-        doublings = min(self.expiries - STEADY_EXPIRIES, 16)
-        timeout = self.timeout_ms << doublings if doublings > 0 else self.timeout_ms
-        return min(timeout, self.max_timeout_ms)
-
-    def transmit(self, now):
-        """Frames for queued messages that now fit in the window."""
-        frames = []
-        while self.sent < len(self.pending) and self.sent < self.window:
-            entry = self.pending[self.sent]
-            if not isinstance(entry, Outgoing):
-                entry = Outgoing(entry[0], entry[1], entry[2])
-                entry.frame = encode_frame(entry.seq, entry.mtype, entry.payload)
-                self.pending[self.sent] = entry
-            frames.append(self._write(entry, now))
-            self.sent += 1
-        if frames and self.timer_at is None:
-            self.timer_at = now
-        return frames
-
-    def on_ack(self, seq, now, payload=b""):
-        """The peer has everything up to ``seq`` and holds nothing: forget those, resend
-        what the line has certainly lost (see :meth:`on_nak`), send what now fits."""
-        latest = unpack_ack(payload)
-        if latest is None:
-            self._acknowledge(seq, now)
-            return self.transmit(now)
-        return self._on_reply(seq, latest, b"", now) + self.transmit(now)
-
-    def on_nak(self, seq, now, payload=b""):
-        """The peer has everything before ``seq``, misses ``seq`` and holds what the
-        bitmap says; it has just read frame ``latest``. The line keeps the order of
-        what is written, so every frame written before that one and neither
-        acknowledged nor held is lost: resend those, each once per loss."""
-        latest, bitmap = unpack_nak(payload)
-        if latest is not None:
-            return self._on_reply((seq - 1) & 0xFF, latest, bitmap, now) + self.transmit(now)
-        self._acknowledge((seq - 1) & 0xFF, now)  # a NAK without a bitmap: resend just seq
-        frames = []
-        oldest = self.pending[0] if self.sent else None
-        if oldest and oldest.seq == seq and elapsed_ms(now, oldest.sent_at) >= self.min_timeout_ms:
-            frames.append(self._resend(oldest, now))
-        return frames + self.transmit(now)
-
-    def poll(self, now):
-        """On expiry of the resend timer, probe with the oldest unanswered frame; then
-        send what fits. The probe's answer says what else is missing."""
-        frames = []
-        if self.sent and elapsed_ms(now, self.timer_at) >= self.resend_timeout_ms():
-            frames = self._expire(now)
-        return frames + self.transmit(now)
-
-    def _expire(self, now):
-        """Resend the oldest in-flight frame the peer does not hold (unless a NAK just did)."""
-        for index in range(self.sent):
-            entry = self.pending[index]
-            if entry.held:
-                continue
-            if elapsed_ms(now, entry.sent_at) < self.resend_timeout_ms():
-                self.timer_at = entry.sent_at  # a NAK resent it: time from then
-                return []
-            self.timeouts += 1
-            self.expiries += 1
-            self.timer_at = now
-            return [self._resend(entry, now)] * PROBE_COPIES
-        self.timer_at = now
-        return []
-
-    def _on_reply(self, cumulative, latest, bitmap, now):
-        """Everything up to ``cumulative`` arrived, the bitmap's frames are held and
-        ``latest`` was read last: resend what was written before it and is missing."""
-        answered = self._in_flight(latest)  # before acknowledging forgets it
-        self._acknowledge(cumulative, now)
-        if bitmap and self.sent and self.pending[0].seq == (cumulative + 1) & 0xFF:
-            self._note_held(bitmap)
-        if answered is None:
-            return []  # not a frame in flight: no telling what was lost
-        self._sample(answered, now)
-        seen = answered.order
-        frames = []
-        for index in range(self.sent):
-            entry = self.pending[index]
-            if not entry.held and _written_before(entry.order, seen):
-                frames.append(self._resend(entry, now))
-        return frames
-
-    def _in_flight(self, seq):
-        """The in-flight message numbered ``seq``, or None."""
-        if not self.sent:
-            return None
-        index = seq_distance(seq, self.pending[0].seq)
-        return self.pending[index] if index < self.sent else None
-
-    def _note_held(self, bitmap):
-        """Mark the in-flight frames the bitmap says the peer holds (never resent by time)."""
-        for index in range(1, self.sent):
-            bit = index - 1
-            if bit >> 3 < len(bitmap) and bitmap[bit >> 3] >> (bit & 7) & 1:
-                self.pending[index].held = True
-
-    def _acknowledge(self, seq, now):
-        """Drop the in-flight messages up to and including ``seq`` (others are stale)."""
-        if not self.sent:
-            return
-        count = seq_distance(seq, self.pending[0].seq) + 1
-        if count <= self.sent:
-            del self.pending[:count]
-            self.sent -= count
-            self.expiries = 0
-            self.timer_at = now if self.sent else None
-
-    def _sample(self, entry, now):
-        """The round trip of the frame a reply answers (if it was sent only once: Karn;
-        and only at its first reply), into the smoothed estimate and the resend timeout."""
-        if entry.resent or entry.timed:
-            return
-        entry.timed = True
-        sample = elapsed_ms(now, entry.sent_at)
-        if self.samples:
-            error = sample - (self.srtt8 >> 3)
-            self.srtt8 += error
-            self.rttvar4 += (error if error >= 0 else -error) - (self.rttvar4 >> 2)
-        else:
-            self.srtt8 = sample << 3
-            self.rttvar4 = sample << 1
-        self.samples += 1
-        timeout = (self.srtt8 >> 3) + self.rttvar4
-        self.timeout_ms = max(self.min_timeout_ms, min(timeout, self.max_timeout_ms))
-
-    def _write(self, entry, now):
-        """The frame of one message, stamped with when and in which order it was written."""
-        self.transmissions = (self.transmissions + 1) & TICKS_MASK
-        entry.order = self.transmissions
-        entry.sent_at = now
-        return entry.frame
-
-    def _resend(self, entry, now):
-        """The frame of a message again, counted as a retransmission."""
-        self.retransmissions += 1
-        entry.resent = True
-        return self._write(entry, now)
-
-    # Receiving ------------------------------------------------------------------------
-
-    def receive(self, seq, mtype, payload):
-        """``(messages, reply)``: the ``(type, payload)`` now deliverable, in order, and
-        the bytes to answer with: the ACK or NAK, ``REPLY_COPIES`` times (None: stay
-        quiet). The reply to the last frame of a batch says all that the replies to
-        the earlier ones did, so a caller writes only that one."""
-        ahead = seq_distance(seq, self.expected)
-        if ahead == 0:
-            return self._deliver(mtype, payload), self._reply(seq)
-        if ahead >= 128:  # behind: delivered before, our ACK was lost
-            self.duplicates += 1
-            return [], self._reply(seq)
-        if ahead >= FOREIGN_AHEAD:  # further ahead than any window: not this peer's stream
-            return [], None
-        if seq in self.held:
-            self.duplicates += 1
-        else:
-            if (seq - 1) & 0xFF not in self.held and ahead > self._furthest_held():
-                self.gaps += 1  # the frame before it is missing, and not known missing
-            self.held[seq] = (mtype, bytes(payload))
-        return [], self._reply(seq)
-
-    def _furthest_held(self):
-        """How far ahead of the expected number the furthest held frame is (0: none)."""
-        furthest = 0
-        for seq in self.held:
-            furthest = max(furthest, seq_distance(seq, self.expected))
-        return furthest
-
-    def _deliver(self, mtype, payload):
-        """This message and every held one that now follows in order."""
-        messages = [(mtype, bytes(payload))]
-        self.expected = (self.expected + 1) & 0xFF
-        while self.expected in self.held:
-            messages.append(self.held.pop(self.expected))
-            self.expected = (self.expected + 1) & 0xFF
-        return messages
-
-    def _reply(self, latest):
-        """ACK everything so far, or NAK the next missing number with what is held."""
-        if not self.held:
-            reply = encode_frame((self.expected - 1) & 0xFF, ACK, pack_ack(latest))
-        else:
-            self.naks += 1
-            reply = encode_frame(self.expected, NAK, pack_nak(latest, self._held_bitmap()))
-        return reply * REPLY_COPIES
-
-    def _held_bitmap(self):
-        """Bit n set: frame expected + 1 + n is held."""
-        bitmap = bytearray(NAK_BITMAP_BYTES)
-        for seq in self.held:
-            bit = seq_distance(seq, self.expected) - 1
-            if 0 <= bit < 8 * NAK_BITMAP_BYTES:
-                bitmap[bit >> 3] |= 1 << (bit & 7)
-        return bitmap
-
-    # Restarts -------------------------------------------------------------------------
-
-    def rewind(self):
-        """After a reconnect to the same peer: send every unacknowledged message again."""
-        self.sent = 0
-        self.timer_at = None
-        self.expiries = 0
-        for index in range(len(self.pending)):
-            entry = self.pending[index]
-            if isinstance(entry, Outgoing):
-                entry.held = False
-                entry.resent = True  # sent before: a reply no longer says which copy it answers
-
-    def restart(self, keep_pending):
-        """After the peer restarted: number from 0 again in both directions.
-
-        With ``keep_pending`` the unacknowledged messages are renumbered and sent
-        again (the Pico keeps its button events for a new host); without it they
-        are dropped (the host re-sends its LED state instead).
-        """
-        kept = self.pending if keep_pending else []
-        self.pending = []
-        self.next_seq = 0
-        for entry in kept:
-            if isinstance(entry, Outgoing):
-                self.queue(entry.mtype, entry.payload)
-            else:
-                self.queue(entry[1], entry[2])
-        self.expected = 0
-        self.held = {}
-        self.rewind()
-
-
-def _written_before(order, other):
-    """True if transmission ``order`` came before transmission ``other`` (counts wrap)."""
-    distance = (other - order) & TICKS_MASK
-    return 0 < distance < (TICKS_MASK >> 1)
-
-
 # Payloads -----------------------------------------------------------------------------
 
 
@@ -747,9 +420,13 @@ def unpack_roll(payload):
     return _unpack("<B", payload, "ROLL")[0]
 
 
-def pack_error(code, text):
-    """ERROR: a numeric code and a sentence."""
-    return struct.pack("<B", code) + _utf8(text)[: MAX_PAYLOAD - 1]
+def pack_error(code, text, limit=MAX_PAYLOAD):
+    """ERROR: a numeric code and a sentence, cut (between characters) to ``limit`` bytes.
+
+    >>> pack_error(3, "naïve", limit=4)
+    b'\\x03na'
+    """
+    return struct.pack("<B", code) + _cut_utf8(_utf8(text), limit - 1)
 
 
 def unpack_error(payload):
@@ -772,6 +449,16 @@ def unpack_log(payload):
 def _utf8(text):
     """Text as UTF-8 bytes."""
     return str(text).encode("utf-8")
+
+
+def _cut_utf8(data, size):
+    """The first ``size`` bytes of UTF-8 ``data``, less a character they would cut."""
+    if len(data) <= size:
+        return data
+    end = size
+    while end > 0 and data[end] & 0xC0 == 0x80:  # data[end] continues a character: drop it
+        end -= 1
+    return data[:end]
 
 
 def _text(data):

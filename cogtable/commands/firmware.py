@@ -23,7 +23,7 @@ import serial
 
 from cogtable.errors import UserError
 from cogtable.firmware_agreement import differences
-from firmware_bridge import wire
+from firmware_bridge import channel, wire
 from firmware_bridge.firmware_config import (
     FirmwareConfig,
     FirmwareConfigError,
@@ -210,8 +210,9 @@ class FlashPlan:
 
 
 def firmware_files() -> list[Path]:
-    """Every file the Pico needs: the firmware folder and the shared wire protocol."""
-    return [*sorted(FIRMWARE_DIR.glob("*.py")), Path(wire.__file__).resolve()]
+    """Every file the Pico needs: the firmware folder, the shared wire protocol and channel."""
+    shared = [Path(wire.__file__).resolve(), Path(channel.__file__).resolve()]
+    return [*sorted(FIRMWARE_DIR.glob("*.py")), *shared]
 
 
 def find_mpremote() -> list[str] | None:

@@ -6,12 +6,14 @@ real pins on the Pico and tests build it from fakes with a fake clock.
 """
 
 import wire
+from channel import Channel
 from leds import Leds
 
 ERR_BAD_MESSAGE = 1
 ERR_UNKNOWN_TYPE = 2
 ERR_INTERNAL = 3
 IDENTIFY_EVERY_MS = 200  # at most this often, tell a stranger who we are
+SEND_SLOT_BYTES = 64  # a send queue slot: a button event is 6 bytes, an error's text is cut
 
 
 class Firmware:
@@ -47,7 +49,7 @@ class Firmware:
         self.boot_id = random_byte() | random_byte() << 8 | random_byte() << 16
         self.boot_id |= random_byte() << 24
         self.decoder = wire.Decoder()
-        self.channel = wire.Channel()
+        self.channel = Channel(slot_bytes=SEND_SLOT_BYTES)  # the whole queue, at boot
         self.host_id = None
         self.reply = None  # the ACK or NAK for the frames read in this step
         self.running = True
@@ -121,8 +123,8 @@ class Firmware:
         return self.emit(wire.BUTTON, wire.pack_button(button, action, pico_ms))
 
     def report(self, code, text):
-        """Report an error to the host."""
-        return self.emit(wire.ERROR, wire.pack_error(code, text))
+        """Report an error to the host (its text cut to fit a send queue slot)."""
+        return self.emit(wire.ERROR, wire.pack_error(code, text, self.channel.slot_bytes))
 
     def _poll_inputs(self, now):
         """Debounce every button and roll every die whose button was pressed."""

@@ -7,6 +7,7 @@ Written in the subset both run (no typing, no dataclasses, no f-string specs).
 
 import wire
 from app import Firmware
+from channel import Channel
 from inputs import Button, Die
 from leds import Leds
 
@@ -109,8 +110,8 @@ def answer(sender, reply, now):
 
 
 def channel_vectors():
-    sender = wire.Channel(timeout_ms=20, min_timeout_ms=5, max_timeout_ms=80)
-    receiver = wire.Channel()
+    sender = Channel(timeout_ms=20, min_timeout_ms=5, max_timeout_ms=80)
+    receiver = Channel()
     for number in range(20):
         sender.queue(wire.LOG, bytes((number,)))
     first = sender.transmit(0)

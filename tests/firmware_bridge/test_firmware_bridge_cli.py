@@ -234,7 +234,7 @@ def test_flash_dry_run_prints_the_plan_without_mpremote_or_a_pico(
     files = firmware.firmware_files()
     names = {path.name for path in files}
     assert {"main.py", "config.py", "app.py", "leds.py", "inputs.py", "usbio.py"} <= names
-    assert "wire.py" in names
+    assert {"wire.py", "channel.py"} <= names
     for path in files:
         assert f"       {path} -> :{path.name}" in lines
     assert lines[0] == "flash plan (dry run: nothing is run, nothing is written):"

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import wire
+from firmware_bridge.channel import Channel
 
 # Published check values of CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection).
 CRC_VECTORS = [(b"123456789", 0x29B1), (b"", 0xFFFF), (b"A", 0xB915), (b"\x00", 0xE1F0)]
@@ -157,15 +158,15 @@ def sent_seqs(frames: list[bytes]) -> list[int]:
     return [seq for seq, _, _ in deliver(frames)]
 
 
-def sender_with(count: int, now: int = 0, **options: int) -> tuple[wire.Channel, list[bytes]]:
+def sender_with(count: int, now: int = 0, **options: int) -> tuple[Channel, list[bytes]]:
     """A sender with ``count`` one-byte messages queued and transmitted at ``now``."""
-    sender = wire.Channel(**options)
+    sender = Channel(**options)
     for number in range(count):
         sender.queue(wire.BUTTON, bytes([number]))
     return sender, sender.transmit(now)
 
 
-def answer(sender: wire.Channel, reply: bytes, now: int) -> list[bytes]:
+def answer(sender: Channel, reply: bytes, now: int) -> list[bytes]:
     """Hand every frame of a receiver's reply to the sender; the frames it writes back."""
     out: list[bytes] = []
     for seq, mtype, payload in deliver([reply]):
@@ -192,7 +193,7 @@ def test_a_payload_longer_than_max_payload_is_refused_even_with_right_length_and
 
 
 def test_replies_come_twice_and_name_the_frame_they_answer() -> None:
-    receiver = wire.Channel()
+    receiver = Channel()
     messages, reply = receiver.receive(0, wire.BUTTON, b"a")
     assert messages == [(wire.BUTTON, b"a")]
     assert deliver([reply]) == [(0, wire.ACK, wire.pack_ack(0))] * wire.REPLY_COPIES
@@ -200,7 +201,7 @@ def test_replies_come_twice_and_name_the_frame_they_answer() -> None:
 
 def test_a_gap_is_naked_at_once_and_its_frame_resent_once() -> None:
     sender, frames = sender_with(5)
-    receiver = wire.Channel()
+    receiver = Channel()
     replies = []
     for seq, mtype, payload in deliver(frames[:1] + frames[2:]):  # frame 1 is lost
         messages, reply = receiver.receive(seq, mtype, payload)
@@ -212,15 +213,15 @@ def test_a_gap_is_naked_at_once_and_its_frame_resent_once() -> None:
     resent = [sent_seqs(answer(sender, reply, now=2)) for reply in replies[1:]]
     assert resent == [[1], [], []]
     assert sender.retransmissions == 1
-    assert all(entry.held for entry in sender.pending[1:])
+    assert sender.held_numbers() == sender.numbers()[1:] == [2, 3, 4]
     messages, reply = receiver.receive(*deliver(frames[1:2])[0])
     assert [payload for _, payload in messages] == [b"\x01", b"\x02", b"\x03", b"\x04"]
-    assert answer(sender, reply, now=3) == [] and sender.pending == []
+    assert answer(sender, reply, now=3) == [] and not sender.pending
 
 
 def test_a_resend_lost_again_is_resent_on_the_next_nak() -> None:
     sender, frames = sender_with(6)
-    receiver = wire.Channel()
+    receiver = Channel()
     for seq, mtype, payload in deliver(frames[:1] + frames[2:3]):  # frame 1 lost
         _, reply = receiver.receive(seq, mtype, payload)
     assert sent_seqs(answer(sender, reply, now=1)) == [1]  # this resend is lost too
@@ -235,7 +236,7 @@ def test_a_resend_lost_again_is_resent_on_the_next_nak() -> None:
 
 def test_a_lost_nak_is_recovered_by_the_timer_with_one_probe() -> None:
     sender, frames = sender_with(4, min_timeout_ms=5)
-    receiver = wire.Channel()
+    receiver = Channel()
     _, reply = receiver.receive(*deliver(frames[:1])[0])
     assert answer(sender, reply, now=1) == []  # frame 0 acknowledged
     for seq, mtype, payload in deliver(frames[2:]):  # frame 1 lost
@@ -251,11 +252,11 @@ def test_a_lost_nak_is_recovered_by_the_timer_with_one_probe() -> None:
         delivered += [payload for _, payload in messages]
     assert delivered == [b"\x01", b"\x02", b"\x03"]
     assert receiver.duplicates == wire.PROBE_COPIES - 1
-    assert answer(sender, reply, now=2 + wait) == [] and sender.pending == []
+    assert answer(sender, reply, now=2 + wait) == [] and not sender.pending
 
 
 def test_duplicates_are_dropped_and_answered() -> None:
-    receiver = wire.Channel()
+    receiver = Channel()
     delivered = []
     for seq in (0, 0, 2, 2, 1, 1, 2):
         messages, reply = receiver.receive(seq, wire.BUTTON, bytes([seq]))
@@ -267,12 +268,12 @@ def test_duplicates_are_dropped_and_answered() -> None:
 
 
 def test_frames_from_no_live_window_are_ignored() -> None:
-    receiver = wire.Channel()
+    receiver = Channel()
     assert receiver.receive(wire.FOREIGN_AHEAD, wire.BUTTON, b"x") == ([], None)
     assert receiver.held == {}
 
 
-def ack_after(sender: wire.Channel, milliseconds: list[int]) -> None:
+def ack_after(sender: Channel, milliseconds: list[int]) -> None:
     """Send one message at a time and have it acknowledged after each round trip."""
     now = 1000
     for round_trip in milliseconds:
@@ -285,7 +286,7 @@ def ack_after(sender: wire.Channel, milliseconds: list[int]) -> None:
 
 
 def test_the_round_trip_estimate_follows_the_samples_and_sets_the_timeout() -> None:
-    sender = wire.Channel(min_timeout_ms=5, max_timeout_ms=250)
+    sender = Channel(min_timeout_ms=5, max_timeout_ms=250)
     assert sender.round_trip_ms() is None and sender.resend_timeout_ms() == 50  # no sample yet
     ack_after(sender, [20])
     assert sender.round_trip_ms() == 20 and sender.resend_timeout_ms() == 20 + 4 * 10
@@ -298,7 +299,7 @@ def test_the_round_trip_estimate_follows_the_samples_and_sets_the_timeout() -> N
 
 def test_both_copies_of_a_reply_time_the_round_trip_once() -> None:
     sender, frames = sender_with(2)
-    receiver = wire.Channel()
+    receiver = Channel()
     _, reply = receiver.receive(*deliver(frames[1:])[0])  # frame 0 lost: a NAK, still in flight
     assert len(deliver([reply])) == wire.REPLY_COPIES == 2
     answer(sender, reply, now=6)
@@ -307,7 +308,7 @@ def test_both_copies_of_a_reply_time_the_round_trip_once() -> None:
 
 
 def test_the_timeout_keeps_to_its_floor_and_cap() -> None:
-    fast, slow = wire.Channel(min_timeout_ms=5), wire.Channel(max_timeout_ms=250)
+    fast, slow = Channel(min_timeout_ms=5), Channel(max_timeout_ms=250)
     ack_after(fast, [0, 1] * 20)
     ack_after(slow, [900] * 5)
     assert fast.round_trip_ms() <= 1 and fast.resend_timeout_ms() == 5
@@ -318,7 +319,7 @@ def test_a_retransmitted_frame_does_not_time_the_round_trip() -> None:
     sender, _ = sender_with(1, min_timeout_ms=5)
     sender.poll(now=sender.resend_timeout_ms())  # resent: now ambiguous (Karn)
     sender.on_ack(0, 5000, wire.pack_ack(0))
-    assert sender.round_trip_ms() is None and sender.pending == []
+    assert sender.round_trip_ms() is None and not sender.pending
 
 
 def test_the_timer_doubles_only_after_steady_expiries_and_resets_on_progress() -> None:
@@ -338,7 +339,7 @@ def test_the_timer_doubles_only_after_steady_expiries_and_resets_on_progress() -
 
 def test_a_probe_waits_for_a_frame_a_nak_has_just_resent() -> None:
     sender, frames = sender_with(3, timeout_ms=10)
-    receiver = wire.Channel()
+    receiver = Channel()
     for seq, mtype, payload in deliver(frames[1:]):  # frame 0 lost
         _, reply = receiver.receive(seq, mtype, payload)
     assert sent_seqs(answer(sender, reply, now=8)) == [0]  # no progress: the timer runs on
@@ -354,7 +355,7 @@ def test_replies_without_a_payload_still_work() -> None:
     assert sent_seqs(sender.on_nak(1, now=5)) == [1]
     assert sender.numbers() == [1, 2]
     assert sender.on_nak(1, now=6) == []  # just resent: not again at once
-    assert sender.on_ack(2, now=7) == [] and sender.pending == []
+    assert sender.on_ack(2, now=7) == [] and not sender.pending
 
 
 def test_channel_restart_renumbers_kept_messages_from_zero() -> None:
@@ -364,7 +365,7 @@ def test_channel_restart_renumbers_kept_messages_from_zero() -> None:
     assert sender.numbers() == [0, 1]
     assert [payload for _, _, payload in deliver(sender.transmit(now=2))] == [b"\x03", b"\x04"]
     sender.restart(keep_pending=False)
-    assert sender.pending == [] and sender.next_seq == 0
+    assert not sender.pending and sender.next_seq == 0
 
 
 def test_rewind_sends_every_unacknowledged_message_again() -> None:
@@ -375,7 +376,7 @@ def test_rewind_sends_every_unacknowledged_message_again() -> None:
 
 
 def test_channel_queue_full_is_an_error() -> None:
-    channel = wire.Channel(capacity=2)
+    channel = Channel(capacity=2)
     channel.queue(wire.LOG, b"1")
     channel.queue(wire.LOG, b"2")
     with pytest.raises(wire.FrameError, match="send queue full"):
@@ -384,7 +385,7 @@ def test_channel_queue_full_is_an_error() -> None:
 
 def test_a_window_too_wide_for_the_nak_bitmap_is_refused() -> None:
     with pytest.raises(ValueError, match=f"window 34 is not 1..{wire.MAX_WINDOW}"):
-        wire.Channel(window=wire.MAX_WINDOW + 1)
+        Channel(window=wire.MAX_WINDOW + 1)
 
 
 class LossyLine:
@@ -416,7 +417,7 @@ class LineRun:
     """What one run over the lossy line gave."""
 
     got: list[bytes]
-    sender: wire.Channel
+    sender: Channel
     lost_data_frames: int
     milliseconds: int
 
@@ -424,7 +425,7 @@ class LineRun:
 def run_lossy_line(seed: int, count: int, loss: float) -> LineRun:
     """``count`` messages over a lossy line, in simulated milliseconds."""
     rng = random.Random(seed)
-    sender, receiver = wire.Channel(capacity=count), wire.Channel()
+    sender, receiver = Channel(capacity=count), Channel()
     forth, back = LossyLine(rng, loss), LossyLine(rng, loss)
     got: list[bytes] = []
     for number in range(count):
