@@ -24,7 +24,8 @@ and that no part with a doubtful place was ever committed. ``--part speed|render
 runs one part.
 
 Tune on other seeds and fonts, never on the report's: ``--seed N --fonts development``
-(vision.tiles.DEVELOPMENT_FONTS) draws the tables from seed N in fonts kept for tuning.
+(vision.tiles.DEVELOPMENT_FONTS) draws the tables from seed N in fonts kept for tuning;
+``--tables N`` reads N tables instead of 16.
 """
 
 from __future__ import annotations

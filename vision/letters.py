@@ -7,19 +7,22 @@ the letter centred on its ink and centred on its tile's face, each turned
 upright, as gradient histograms), and two classifiers read each view:
 
 - a quadratic discriminant (one Gaussian per letter in a 96-dimensional
-  principal subspace) names the letter; the gap between its best and second
-  best log-likelihood is the evidence;
+  principal subspace) names the letter; its log-likelihood's lead over every
+  other letter's is the evidence, a confusable rival's lead divided by
+  :data:`PAIR_MARGIN_FACTOR` (pairs learned from where the training crops of
+  one letter came close to another: a heavy G at low resolution reads O);
 - a linear least-squares classifier over all features, with a 27th class for
   "no letter" (empty cells, face-down tiles, star tokens, blank or coloured
   crops, noise), checks it.
 
 The view whose best letter is the more likely is read (a view cut badly, off
 the letter or turned wrong, looks like no letter well). The confidence is high
-only when the gap is wide, the crop lies within the spread of its letter's
+only when the lead is wide, the crop lies within the spread of its letter's
 training crops, the linear classifier agrees on that view, the view was turned
-no farther than a tile lies off the grid (:data:`MAX_TURN_DEG`) and the other
-view does not read another letter with any confidence (its confidence is taken
-away: the ink's centre misfound cuts an E's foot and reads F surely, while the
+no farther than its letter's training crops were (at least :data:`MAX_TURN_DEG`:
+farther, the tile was stood up by the wrong edges) and the other view does not
+read another letter with any confidence (its confidence is taken away: the
+ink's centre misfound cuts an E's foot and reads F surely, while the
 face-centred view reads E surely). The caller commits a reading only when every
 tile reaches :data:`MIN_CONFIDENCE`.
 
