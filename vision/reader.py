@@ -17,8 +17,12 @@ its hub is not where the peg is: it is read with low confidence. Cog tops stand
 above the board, so a tilted camera sees them displaced; the hubs of a few cogs
 show where, and cogs are sampled on the plane of their tops
 (:mod:`vision.parallax`). Clipped channels are bounds, not colours, and glints
-(points saturated in every channel) are left out. Sample points are read in
-bilinear passes (``cv2.remap``).
+(points saturated in every channel) are left out. Under glare a saturated pixel
+is unknown: a peg clipped white where the board around it is not has no known
+colour, a clipped channel never argues against a hub or a glint on the rim (a
+small glint there is local, not something over the board), and each class is
+compared as it would look washed out by added white light. Sample points are
+read in bilinear passes (``cv2.remap``).
 """
 
 from __future__ import annotations
