@@ -72,10 +72,10 @@ MIN_CENTRE_CONTRAST = 0.4
 pin about as bright as the board is lost in noise and blur in a small or soft frame."""
 NEAR_PITCHES = 2.5
 """Pegs within this many pitches of each other are near: under about the same light."""
-MIN_NEAR_COGS = 4
+MIN_NEAR_COGS = 3
 """Fewest cogs near a peg whose hubs it is compared with (else with all the cogs)."""
 HUB_RATIO = (0.35, 0.55)
-"""A cog's hub contrast over the frame's median: (surely not seated, surely seated)."""
+"""A cog's hub contrast over the median of the cogs near it: (surely not seated, surely seated)."""
 SATURATED = 250
 """A channel at or above this is clipped: its true value is unknown (at least this)."""
 GLINT_LEVEL = 245

@@ -112,3 +112,22 @@ def test_a_clipped_channel_is_not_held_against_a_seated_cogs_hub() -> None:
     faded = contrast.copy()
     faded[:, 1, 0] = -0.05
     assert np.all(centre_in_sight(faded, classes, expected, clipped=clipped) < 0.5)
+
+
+def test_hubs_washed_out_under_a_patch_of_glare_are_compared_with_their_neighbours() -> None:
+    expected = np.array([[-0.8, -1.0, -1.0]] * 4)
+    pegs = GEOMETRY.peg_positions()
+    from_patch = np.hypot(pegs[:, 0] - 60.0, pegs[:, 1] - 40.0)
+    washed = 1.0 - 0.68 * np.exp(-(from_patch**2) / (2 * 50.0**2))
+    under_patch = washed < 0.5
+    contrast = np.zeros((55, 2, 3))
+    contrast[:, 1] = washed[:, None] * expected[1]
+    classes = np.full(55, 1)
+    apart = np.linalg.norm(pegs[:, None] - pegs[None], axis=2)
+    near = apart <= 2.5 * GEOMETRY.peg_pitch
+    assert under_patch.sum() >= 5
+    assert centre_in_sight(contrast, classes, expected)[np.argmin(washed)] < 0.5
+    assert np.all(centre_in_sight(contrast, classes, expected, near=near)[under_patch] == 1.0)
+    held = int(np.argmax(from_patch))
+    contrast[held, 1] = 0.35 * expected[1]
+    assert centre_in_sight(contrast, classes, expected, near=near)[held] < 0.5
