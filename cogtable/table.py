@@ -72,11 +72,11 @@ FLASH_SECONDS = 0.5
 MAX_ACTIONS_PER_READING = 64
 """At most this many actions are read off one settled reading (a guard against a loop)."""
 CHOICE_SHOWN_SECONDS = 3.0
+"""How long the seat LEDs show which game a long press of new game chose."""
 SUMMARY_SECONDS = 4.0
 """How long a seat's LED shows what its button asked for (:meth:`TableAdapter.seat_summary`)."""
 CONFIRM_SECONDS = 5.0
 """A second press of new game within this many seconds abandons the game in progress."""
-"""How long the seat LEDs show which game a long press of new game chose."""
 
 
 class Screen(Protocol):

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 CONFIG_PATH = Path(__file__).resolve().parent / "firmware" / "config.py"
+"""The config.py that ``cogtable firmware flash`` copies to the Pico."""
 CONFIG_LIMIT = 1024 * 1024
 """Bytes a config.py may hold (the shipped one is 2 KiB; a Pico's flash is 2 MiB)."""
-"""The config.py that ``cogtable firmware flash`` copies to the Pico."""
 
 PIP_LEDS = 7
 """LEDs in a die's pip face (``FACE_LEDS`` in firmware/inputs.py)."""

@@ -43,9 +43,9 @@ CAMERA_ACTIONS = (*PLACEMENTS, *MAT_CHANGES, TakeCentre, PlaceWord, Deconstruct)
 HAND_FRAMES = (2, 5)
 """A hand stays over the part this many frames (fewest, most) while laying something."""
 PATIENCE_FRAMES = 25
+"""Frames to wait for the table to take what was laid, before looking at why not."""
 UNREAD_PATIENCE_FRAMES = 20
 """Frames the table may say it cannot read a tile before someone straightens the tiles."""
-"""Frames to wait for the table to take what was laid, before looking at why not."""
 
 
 @dataclass
