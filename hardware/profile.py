@@ -999,7 +999,7 @@ def _cross_check(top: _Table, parts: dict[str, Any], seat_count: int) -> None:
     another mistake, so that every mistake is reported at once.
     """
     errors = top.errors
-    seats = [(number, _accepted(top, f"seats[{number}]")) for number in range(seat_count)]
+    seats = _accepted_seats(top)
     pins = _pin_uses(_accepted(top, "gpio"), seats, _accepted(top, "dice"))
     _check_seat_names(seats, errors)
     _check_pins_unique(pins, errors)
@@ -1008,6 +1008,16 @@ def _cross_check(top: _Table, parts: dict[str, Any], seat_count: int) -> None:
         _check_seat_segment(parts["leds"], seat_count, errors)
     if parts["gpio"] is None:
         _check_gpio_table(pins, errors)
+
+
+def _accepted_seats(top: _Table) -> list[tuple[int, Mapping[str, Any]]]:
+    """Each [[seats]] table's accepted values, by its place in the array (an item that is
+    no table has no number here, and the seats after it keep theirs)."""
+    return [
+        (int(key.removeprefix("seats[").removesuffix("]")), child.accepted)
+        for key, child in top.children.items()
+        if key.startswith("seats[")
+    ]
 
 
 def _accepted(top: _Table, key: str) -> Mapping[str, Any]:

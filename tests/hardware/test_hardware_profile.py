@@ -312,6 +312,25 @@ def test_a_marker_id_used_twice_is_named_while_another_marker_has_a_mistake() ->
     )
 
 
+def with_inline_seats(items: str) -> str:
+    """The mock profile with its [[seats]] tables replaced by ``seats = [items]`` (inline)."""
+    lines = MOCK.splitlines(keepends=True)
+    first = lines.index("[[seats]]\n")
+    after = lines.index("[leds]\n")
+    return f"seats = [{items}]\n" + "".join(lines[:first] + lines[after:])
+
+
+def test_a_pin_used_twice_is_named_in_a_seat_after_an_item_that_is_no_table() -> None:
+    red = '{name = "Red", colour = "#e02020", confirm_pin = 5, undo_pin = 6}'
+    blue = '{name = "Blue", colour = "#2050f0", confirm_pin = 5, undo_pin = 19}'
+    assert errors_of(with_inline_seats(f"{red}, 7, {blue}")) == (
+        "seats[1] = 7: expected a table",
+        "seats[2].confirm_pin = 5: expected a pin not used elsewhere (it is already "
+        "seats[0].confirm_pin)",
+        "leds.segments.seats = [55, 56, 57, 58, 59, 60]: expected one LED per seat (2)",
+    )
+
+
 def test_a_toml_syntax_error_names_its_line() -> None:
     (error,) = errors_of(edited("gamma = 2.2", "gamma = = 2.2"))
     line = MOCK.splitlines().index("gamma = 2.2") + 1
