@@ -325,3 +325,27 @@ def test_output_piped_into_a_reader_that_stops_is_no_traceback() -> None:
     _, err = child.communicate(timeout=60)
     assert err == b""
     assert child.returncode == 128 + signal.SIGPIPE
+
+
+ALL_BOTS = {
+    "cog": ["--seats", "random,random"],
+    "commissars": ["--seats", "random,greedy"],
+    "cookie": ["--seat", "1=random"],
+    "kogworks": ["--red", "random", "--blue", "random"],
+}
+"""Arguments that seat no human, so each game writes its moves at once."""
+
+
+@pytest.mark.parametrize("game", sorted(ALL_BOTS))
+def test_a_game_piped_into_a_reader_that_stops_ends_as_every_command_does(game: str) -> None:
+    """``cogtable play GAME | head -1``: status 141 and nothing said, in every game."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cogtable", "play", game, *ALL_BOTS[game]],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    child.stdout.close()
+    _, err = child.communicate(timeout=60)
+    assert (child.returncode, err) == (128 + signal.SIGPIPE, b"")

@@ -73,8 +73,6 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     ended = False
     try:
         table.play()
-    except BrokenPipeError:
-        return _output_closed()
     except InputEnded:
         ended = True
     if args.record is not None:
@@ -82,14 +80,6 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     if ended:
         table.say("\n" + input_ended_line(args.record))
     return 0
-
-
-def _output_closed() -> int:
-    """The reader of our output went away (``| head``): stop quietly, as shell tools do."""
-    import os
-
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 1
 
 
 def _write_record(path: Path, state: State) -> None:
