@@ -40,6 +40,10 @@ RECONNECT_FIRST_S = 0.05
 RECONNECT_CAP_S = 1.0
 READ_TIMEOUT_S = 0.005
 LED_CHUNK = 300  # LEDs per SET_LEDS message (900 bytes of colour)
+LED_STATE = frozenset({wire.SET_LEDS, wire.FILL, wire.ANIMATE})
+"""Messages that only set LED state: the handshake re-sends the whole state."""
+SEND_QUEUE_MESSAGES = 4096
+"""Messages the host keeps for the Pico until they are acknowledged."""
 
 
 class Status(enum.Enum):
@@ -172,7 +176,7 @@ class Link:
         self._status = Status.IDLE
         self._changed = threading.Condition()
         self._lock = threading.RLock()
-        self._channel = Channel(capacity=4096)
+        self._channel = Channel(capacity=SEND_QUEUE_MESSAGES)
         self._decoder = wire.Decoder()
         self._host_id = random.getrandbits(32) or 1
         self._serial: SerialPort | None = None
@@ -319,7 +323,15 @@ class Link:
         self._leds[3 * start : end] = rgb
 
     def _send(self, mtype: int, payload: bytes) -> None:
-        """Queue a reliable message and write what the window allows (lock held)."""
+        """Queue a reliable message and write what the window allows (lock held).
+
+        While the Pico is away the LED state is only remembered (:meth:`_mirror`,
+        the animations): the handshake re-sends all of it (:meth:`_resend_state`),
+        so queueing each change too would only fill the queue with stale frames,
+        and a full queue would leave no room for that state when the Pico is back.
+        """
+        if mtype in LED_STATE and self._status != Status.CONNECTED:
+            return
         try:
             self._channel.queue(mtype, payload)
         except wire.FrameError as error:

@@ -12,7 +12,14 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_bridge.firmware_config import read_firmware_config
-from firmware_bridge.link import ButtonEvent, DiceEvent, Link, Status, VersionMismatch
+from firmware_bridge.link import (
+    SEND_QUEUE_MESSAGES,
+    ButtonEvent,
+    DiceEvent,
+    Link,
+    Status,
+    VersionMismatch,
+)
 from firmware_bridge.simulator import Faults, Simulator
 from firmware_bridge.wire import SET_LEDS
 
@@ -175,6 +182,20 @@ def test_cable_pulled_for_two_seconds_mid_stream(sim: Simulator) -> None:
         assert wait_until(lambda: sim.leds() == link.leds())
         assert sim.leds()[20] == (90, 0, 0) and sim.leds()[30] == (0, 30, 0)
         assert link.counters()["reconnects"] >= 1 and link.counters()["firmware_resets"] == 0
+
+
+def test_more_led_changes_than_the_queue_holds_while_the_cable_is_out(sim: Simulator) -> None:
+    """Each change is remembered, not queued: the same Pico plugged back gets the last state."""
+    with connect(sim) as link:
+        sim.unplug()
+        assert link.wait_status({Status.RECONNECTING}, 5) == Status.RECONNECTING
+        for change in range(SEND_QUEUE_MESSAGES + 100):
+            link.fill(change % LEDS, 1, (change % 256, 0, 9))
+        assert link.counters()["backlog"] == 0
+        sim.plug()
+        assert link.wait_status({Status.CONNECTED}, 5) == Status.CONNECTED
+        assert wait_until(lambda: sim.leds() == link.leds())
+        assert link.counters()["firmware_resets"] == 0, "the same Pico, so a rewind"
 
 
 def test_pico_reset_mid_stream_loses_nothing_acknowledged_and_resends_leds(
