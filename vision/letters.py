@@ -10,7 +10,11 @@ upright, as gradient histograms), and two classifiers read each view:
   principal subspace) names the letter; its log-likelihood's lead over every
   other letter's is the evidence, a confusable rival's lead divided by
   :data:`PAIR_MARGIN_FACTOR` (pairs learned from where the training crops of
-  one letter came close to another: a heavy G at low resolution reads O);
+  one letter came close to another: a heavy G at low resolution reads O)
+  unless that pair's own check clears the rival (a linear score fitted on the
+  two letters' training crops alone, trusted only above the highest score a
+  crop of the rival it was not fitted on reached: a Q's tail, an O's closed
+  ring), when the usual lead is enough;
 - a linear least-squares classifier over all features, with a 27th class for
   "no letter" (empty cells, face-down tiles, star tokens, blank or coloured
   crops, noise), checks it.
@@ -185,6 +189,14 @@ class _Limits:
     """(26, 26): reading letter b over rival a needs ``pair_scales[b, a]`` times the gap."""
     turns: np.ndarray
     """(26,) radians: a view read as the letter and turned farther was stood up wrong."""
+    pair_letters: np.ndarray
+    """(P, 2) the confusable pairs (letter read b, rival a) that have a pair check."""
+    pair_weights: np.ndarray
+    """(P, FEATURE_SIZE + 1) each pair check's linear score (features and a bias): b's side
+    positive (:func:`_pair_checks`)."""
+    pair_thresholds: np.ndarray
+    """(P,) a score this high was never reached by a crop of the rival a: reading b over a
+    then needs only the usual gap."""
 
     @staticmethod
     def unlearned() -> _Limits:
@@ -193,7 +205,25 @@ class _Limits:
             np.full(26, np.inf),
             np.ones((26, 26), np.float32),
             np.full(26, np.radians(MAX_TURN_DEG), np.float32),
+            np.zeros((0, 2), np.intp),
+            np.zeros((0, FEATURE_SIZE + 1), np.float32),
+            np.zeros(0, np.float32),
         )
+
+    def pair_scales_of(self, features: np.ndarray, best: np.ndarray) -> np.ndarray:
+        """(N, 26) the scale of every rival's gap for rows ``features`` read as ``best``: the
+        learned pair scale, but the usual gap where the pair's check clears the rival."""
+        scales = self.pair_scales[best]
+        if len(self.pair_letters) == 0:
+            return scales
+        cleared = self.cleared(features)
+        for index, (read, rival) in enumerate(self.pair_letters):
+            scales[(best == read) & cleared[:, index], rival] = 1.0
+        return scales
+
+    def cleared(self, features: np.ndarray) -> np.ndarray:
+        """(N, P) bool: where each pair check says a row is plainly not the pair's rival."""
+        return _with_bias(features) @ self.pair_weights.T >= self.pair_thresholds
 
     def with_pair_scales(self, pair_scales: np.ndarray) -> _Limits:
         """These limits with other pair scales (a taught classifier's)."""
@@ -287,6 +317,21 @@ class LetterClassifier:
         usual gap: learned from the training crops, and for taught letters from the owner's."""
         rows, columns = np.nonzero(self._limits.pair_scales > 1.0)
         return tuple((LETTERS[b], LETTERS[a]) for b, a in zip(rows, columns, strict=True))
+
+    def checked_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The confusable (letter read, rival) pairs that have a pair check: a view whose
+        check clears the rival needs only the usual gap over it (:meth:`pair_check_clears`)."""
+        return tuple((LETTERS[b], LETTERS[a]) for b, a in self._limits.pair_letters)
+
+    def pair_check_clears(self, views: SeenViews, read: str, rival: str) -> np.ndarray:
+        """(N, VIEWS) bool: where the check of the pair (``read``, ``rival``) says a view is
+        plainly no ``rival`` (False everywhere for a pair without a check)."""
+        features = views.features.reshape(-1, FEATURE_SIZE)
+        pairs = self.checked_pairs()
+        if (read, rival) not in pairs:
+            return np.zeros((len(views.features), VIEWS), bool)
+        cleared = self._limits.cleared(features)[:, pairs.index((read, rival))]
+        return cleared.reshape(-1, VIEWS)
 
     def turn_limits_deg(self) -> dict[str, float]:
         """Per letter, the farthest turn (degrees) of a view that may be read surely as it."""
@@ -474,11 +519,59 @@ def _learned_limits(
     distance_limits = [np.quantile(read[labels == letter, letter], 0.995) for letter in range(26)]
     turn_limits = [np.quantile(read_turns[labels == letter], 0.995) for letter in range(26)]
     pair_scales = _scales_of(_closest_gaps(_read_view_scores(scores), labels))
+    pair_letters = np.argwhere(pair_scales > 1.0)
+    pair_weights, pair_thresholds = _pair_checks(features, labels, pair_letters)
     return _Limits(
         np.array(distance_limits) * DISTANCE_SLACK,
         pair_scales.astype(np.float32),
         np.maximum(np.array(turn_limits) * TURN_SLACK, np.radians(MAX_TURN_DEG)).astype(np.float32),
+        pair_letters,
+        pair_weights,
+        pair_thresholds,
     )
+
+
+PAIR_CHECK_RIDGE = 1.0
+"""Ridge of each pair check's least-squares fit."""
+PAIR_CHECK_SLACK = 0.3
+"""A pair check clears the rival only this far (score units: the two letters' targets are
+2 apart) above the highest score a held-back crop of the rival reached (fresh crops of the
+rival reach past that highest score in about 0.5% of views)."""
+
+
+def _pair_checks(
+    features: np.ndarray, labels: np.ndarray, pairs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """A linear check per confusable pair (b, a) and the score that clears the rival a.
+
+    Each check is a ridge least-squares fit, b's rows (both views) +1 and a's -1, on
+    the even training crops; its threshold is the highest score any odd crop of a
+    reached in either view (fitted and judged on different crops, so the threshold
+    is not the fit's own optimism). A crop read as b scoring above it needs only the
+    usual gap over a: G and O are apart where a G's bar shows, and a blob stays doubtful.
+    """
+    crop_labels = np.repeat(labels, VIEWS)
+    fitting = np.repeat(_alternate_of_each_letter(labels), VIEWS)
+    weights = np.zeros((len(pairs), FEATURE_SIZE + 1), np.float32)
+    thresholds = np.full(len(pairs), np.inf, np.float32)
+    for index, (read, rival) in enumerate(pairs):
+        chosen = fitting & ((crop_labels == read) | (crop_labels == rival))
+        design = _with_bias(features[chosen]).astype(np.float64)
+        target = np.where(crop_labels[chosen] == read, 1.0, -1.0)
+        kernel = design @ design.T + PAIR_CHECK_RIDGE * np.eye(len(design))
+        weights[index] = design.T @ np.linalg.solve(kernel, target)
+        judged = ~fitting & (crop_labels == rival)
+        rival_scores = _with_bias(features[judged]) @ weights[index]
+        thresholds[index] = rival_scores.max() + PAIR_CHECK_SLACK
+    return weights, thresholds
+
+
+def _alternate_of_each_letter(labels: np.ndarray) -> np.ndarray:
+    """(N,) True for the first, third, fifth... crop of each letter in ``labels``."""
+    chosen = np.zeros(len(labels), bool)
+    for letter in np.unique(labels):
+        chosen[np.flatnonzero(labels == letter)[::2]] = True
+    return chosen
 
 
 def _read_views(scores: np.ndarray) -> np.ndarray:
@@ -694,7 +787,7 @@ class _ViewReadings:
         scores, distances = _quadratic_scores(model, statistics, features)
         rows = np.arange(len(features))
         best = np.argmax(scores, axis=1)
-        leads = (scores[rows, best][:, None] - scores) / model.limits.pair_scales[best]
+        leads = (scores[rows, best][:, None] - scores) / model.limits.pair_scales_of(features, best)
         leads[rows, best] = np.inf
         linear = _with_bias(features) @ model.weights
         linear_order = np.argsort(linear, axis=1)

@@ -215,6 +215,42 @@ def test_confusable_pairs_are_learned_from_the_training_crops_and_few(
     assert len(pairs) <= 12, "most pairs need only the usual gap"
 
 
+def test_pair_checks_clear_most_of_the_letter_read_and_rarely_its_rival(
+    classifier: LetterClassifier,
+) -> None:
+    checked = classifier.checked_pairs()
+    assert set(checked) == set(classifier.confusable_pairs()), "every confusable pair is checked"
+    cleared_read = {}
+    for index, (read, rival) in enumerate(checked):
+        rng = np.random.default_rng(940 + index)
+        reads = seen_views(synthetic_crops([read] * 40, TRAINING_FONTS, rng))
+        rival_crops = synthetic_crops([rival] * 100, TRAINING_FONTS, rng)
+        rivals = seen_views(rival_crops)
+        cleared_read[read, rival] = classifier.pair_check_clears(reads, read, rival).mean()
+        rival_cleared = classifier.pair_check_clears(rivals, read, rival).mean()
+        assert rival_cleared <= 0.02, f"{read} over {rival}: {rival_cleared:.1%} of views cleared"
+        misread, confidences = _read(classifier, rival_crops)
+        assert not ((misread == read) & (confidences >= MIN_CONFIDENCE)).any()
+    assert cleared_read["Q", "O"] >= 0.8, "a Q's tail shows in most crops"
+    assert cleared_read["O", "Q"] >= 0.8, "an O's ring without a tail shows in most crops"
+
+
+def test_a_pair_without_a_check_clears_nothing(classifier: LetterClassifier) -> None:
+    views = seen_views(synthetic_crops(["A"] * 4, TRAINING_FONTS, np.random.default_rng(950)))
+    assert ("A", "X") not in classifier.checked_pairs()
+    assert not classifier.pair_check_clears(views, "A", "X").any()
+
+
+def test_most_os_are_read_surely_though_o_has_three_confusable_rivals(
+    classifier: LetterClassifier,
+) -> None:
+    crops = synthetic_crops(["O"] * 150, TRAINING_FONTS, np.random.default_rng(951))
+    read, confidences = _read(classifier, crops)
+    sure = confidences >= MIN_CONFIDENCE
+    assert (read[sure] == "O").all()
+    assert sure.mean() >= 0.88, "with the wider gap over G, D and Q everywhere: 79%"
+
+
 THIN_FONT = HELD_OUT_FONTS[0]
 """OpenCV's italic face in a light weight: the thinnest ink of any font, never trained on."""
 
