@@ -38,24 +38,13 @@ from typing import Any
 
 from cogtable.adapters.commissars_cards import tags_for
 from cogtable.inputs import ConsoleCommand
-from cogtable.mock.card_hands import (
-    Laying,
-    Waiting,
-    Zones,
-    differs,
-    mat_of,
-    start_laying,
-)
-from cogtable.mock.cards_world import CardsWorld
-from cogtable.mock.console_people import ConsolePeople
+from cogtable.mock.card_hands import CardMatPeople, Waiting, Zones
 from games.commissars.actions import Choose, Discard, EndPhase, Pass, Play, TopCard, UnseenDraw
 from games.commissars.state import CommissarsState
 from games.commissars.tasks import Flip, Search
-from games.core import CHANCE, Action, Record, replay
+from games.core import CHANCE, Action, replay
 from vision.card_mat import CENTRE
 
-PATIENCE_FRAMES = 25
-"""Frames to wait for the table to take what was laid, before looking again."""
 FORGET_FRAMES = 10
 """How long someone who forgot to pass takes to remember."""
 STACK_SHOWN = 5
@@ -74,21 +63,11 @@ class Cards:
 
 
 @dataclass
-class CommissarsTablePeople(ConsolePeople):
+class CommissarsTablePeople(CardMatPeople):
     """Everyone at a Commissars table read by the camera, acting once per frame of the world."""
-
-    world: CardsWorld | None = None
-    laying: Laying | None = None
-    waiting: Waiting | None = None
-    meant: list[Action] = field(default_factory=list)
-    forgot_until: int = 0
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        assert self.world is not None, "the Commissars people play on a card mat"
-        self.zones = {
-            zone.seat - 1: zone.name for zone in self.world.mat.zones if zone.seat is not None
-        }
         self.cards: list[Cards] = []
         self.stack: list[int] = []
         self.names: dict[int, str] = {}
@@ -97,29 +76,9 @@ class CommissarsTablePeople(ConsolePeople):
         self.cards_of: int | None = None
         """The game id the cards were dealt for."""
 
-    def __call__(self, world: Any) -> None:
-        """Look at the table and do one thing, at one frame of the world."""
-        if self.finished:
-            return
-        status = self.table.shown_status()
-        self._follow(status)
-        if status.get("game_id") != self.game_id:
-            return
-        if self.laying is not None:
-            self._go_on_laying()
-            return
-        if self.waiting is not None and self._still_waiting(status):
-            return
-        self._catch_up(status)
-        if self.memory.is_over() or status.get("outcome"):
-            if self._mat_right():
-                self._game_over(status)
-            return
-        if not self._mat_right() or not status.get("in_sync") or status.get("waiting"):
-            return
-        asked = status.get("waiting_for") or []
-        if asked and status.get("ply") == len(self.memory.history):
-            self._answer(asked[0], status)
+    def _pick(self, asked: list[dict[str, Any]]) -> dict[str, Any]:
+        """The first request the table waits for (one seat acts at a time)."""
+        return asked[0]
 
     @property
     def state(self) -> CommissarsState:
@@ -130,8 +89,7 @@ class CommissarsTablePeople(ConsolePeople):
 
     def _catch_up(self, status: dict[str, Any]) -> None:
         """Believe the table's game (an undo, a restart), then put the cards to match it."""
-        table = getattr(self.table, "table", None)
-        state = None if table is None else table.state
+        state = self._table_state()
         if state is not None and state.history != self.memory.history:
             self.memory = replay(state.record())
         del self.meant[len(self.memory.history) :]  # what the table did not take (or took back)
@@ -334,17 +292,10 @@ class CommissarsTablePeople(ConsolePeople):
         self._lay_on_stack(action.player, tag, (action,))
 
     def _pass(self, player: int, action: Action) -> None:
-        """The pass button; now and then forgotten for a while."""
-        assert self.world is not None
-        if self.world.frames < self.forgot_until:
-            return
-        if not self.forgot_until and self.rng.random() < self.style.mistake_rate:
-            self.forgot_until = self.world.frames + FORGET_FRAMES
-            self.mistakes += 1  # the table must wait, and take nothing for it
-            self.say(f"{self.state.player_name(player)} forgot to pass")
-            return
-        self.forgot_until = 0
-        self._press(player, "pass", action)
+        """The pass button; now and then forgotten a while (a mistake: the table waits for it)."""
+        slip = f"{self.state.player_name(player)} forgot to pass"
+        if not self._forgets(slip, FORGET_FRAMES, counted=True):
+            self._press(player, "pass", action)
 
     def _press(self, seat: int, button: str, action: Action) -> None:
         if self.table.press(seat, button):
@@ -374,58 +325,28 @@ class CommissarsTablePeople(ConsolePeople):
         cards.pile.append(tag)
         self._lay(self.state.player_name(seat), self._target(), actions)
 
-    def _lay(
-        self, who: str, target: Zones, actions: tuple[Action, ...], mistake: bool = False
-    ) -> None:
-        """Reach over the first zone to change; the change is made, the hand stays a while."""
+    def _move_cards(self, mat: Zones, target: Zones) -> None:
+        """Cards taken away, then laid; backs to match."""
         assert self.world is not None
-        laying = start_laying(self.world, self.rng, who, target, actions, mistake=mistake)
-        if laying is None:
-            return
-        if not mistake:
-            self.meant.extend(actions)
-        self.laying = laying
+        for name in target:
+            up, down = mat.get(name, (Counter(), 0))
+            want_up, want_down = target[name]
+            for tag in (+(up - want_up)).elements():
+                self.world.take(name, tag)
+            for _ in range(max(0, down - want_down)):
+                self.world.take(name, None)
+            for tag in (+(want_up - up)).elements():
+                self.world.lay(name, tag)
+            for _ in range(max(0, want_down - down)):
+                self.world.lay(name, None)
 
-    def _go_on_laying(self) -> None:
-        assert self.world is not None and self.laying is not None
-        laying = self.laying
-        _make(self.world, self._mat(), laying.target)
-        if self.world.frames < laying.until:
-            return
-        self.world.withdraw(laying.who)
-        self.laying = None
-        if laying.actions or laying.mistake:
-            self._wait(laying.actions, laying.mistake)
+    def _refused(self, waiting: Waiting, message: str) -> None:
+        """What the table refused is no longer meant; the card goes back (the mat is matched)."""
+        if not waiting.mistake and waiting.actions:
+            self.meant = self.meant[: len(self.meant) - len(waiting.actions)]
+        self.say(f"the table blinks red: {message}; taking it back")
 
-    def _wait(self, actions: tuple[Action, ...], mistake: bool = False) -> None:
-        assert self.world is not None
-        ply = len(self.memory.history)
-        self.waiting = Waiting(actions, ply, self.world.frames, mistake)
-
-    def _still_waiting(self, status: dict[str, Any]) -> bool:
-        """Whether to go on waiting for the table to take what was laid or pressed."""
-        assert self.world is not None and self.waiting is not None
-        waiting = self.waiting
-        if waiting.actions and status.get("ply", 0) >= waiting.ply + len(waiting.actions):
-            self.waiting = None
-            self.say(f"{'; '.join(a.notation() for a in waiting.actions)}: accepted")
-            return False
-        if status.get("verdict") == "choose" and waiting.actions:
-            self._name_target(waiting.actions[0], status)
-            return True
-        if status.get("verdict") == "illegal":
-            self.waiting = None
-            self.mistakes += waiting.mistake
-            if not waiting.mistake and waiting.actions:
-                self.meant = self.meant[: len(self.meant) - len(waiting.actions)]
-            self.say(f"the table blinks red: {status.get('message', '')}; taking it back")
-            return False
-        if self.world.frames - waiting.since < PATIENCE_FRAMES:
-            return True
-        self.waiting = None
-        return False
-
-    def _name_target(self, action: Action, status: dict[str, Any]) -> None:
+    def _say_which(self, action: Action, status: dict[str, Any]) -> None:
         """The table asks which target a card laid has: typed at the console."""
         asked = [a for a in status.get("waiting_for", []) if a.get("player") == action.player]
         key = asked[0]["key"] if asked else None
@@ -433,16 +354,8 @@ class CommissarsTablePeople(ConsolePeople):
 
     def _undo(self) -> None:
         """The last player holds undo; the cards are then put as the game says."""
-        last = self.memory.history[-1]
-        seat = last.player if last.player != CHANCE else 0
-        if self.table.press(seat, "undo", held=True):
-            record = self.memory.record()
-            if self.table.shown_status().get("ply") == len(record.actions) - 1:
-                self.memory = replay(
-                    Record(record.game, record.options, record.seed, record.actions[:-1])
-                )
-                del self.meant[len(self.memory.history) :]
-                self.undos += 1
+        if self._hold_undo():
+            del self.meant[len(self.memory.history) :]
 
     # -- the mat as it should be -------------------------------------------------------
 
@@ -457,18 +370,6 @@ class CommissarsTablePeople(ConsolePeople):
         zones[CENTRE] = (Counter(self.stack[-STACK_SHOWN:]), 0)
         return zones
 
-    def _mat(self) -> Zones:
-        assert self.world is not None
-        return mat_of(self.world)
-
-    def _mat_right(self) -> bool:
-        """Put the mat as the cards lie; True if it already was."""
-        target = self._target()
-        if differs(self._mat(), target):
-            self._lay("tidy", target, ())
-            return False
-        return True
-
 
 def _prefix(tags: list[int], want: list[tuple[int, str]], key: Any) -> int:
     """How many of ``tags`` (from the bottom) already are the cards ``want`` starts with."""
@@ -478,21 +379,6 @@ def _prefix(tags: list[int], want: list[tuple[int, str]], key: Any) -> int:
             break
         kept += 1
     return kept
-
-
-def _make(world: CardsWorld, mat: Zones, target: Zones) -> None:
-    """Change the world's mat into ``target``: cards taken away, then laid; backs to match."""
-    for name in target:
-        up, down = mat.get(name, (Counter(), 0))
-        want_up, want_down = target[name]
-        for tag in (+(up - want_up)).elements():
-            world.take(name, tag)
-        for _ in range(max(0, down - want_down)):
-            world.take(name, None)
-        for tag in (+(want_up - up)).elements():
-            world.lay(name, tag)
-        for _ in range(max(0, want_down - down)):
-            world.lay(name, None)
 
 
 TablePeople = CommissarsTablePeople

@@ -33,16 +33,7 @@ from cogtable.adapters.base import GREEN
 from cogtable.adapters.cookie_cards import Card, role, set_card, tag_of
 from cogtable.adapters.cookie_judge import simultaneous, slots_turned_up
 from cogtable.inputs import ConsoleCommand
-from cogtable.mock.card_hands import (
-    Laying,
-    Waiting,
-    Zones,
-    differs,
-    mat_of,
-    start_laying,
-)
-from cogtable.mock.cards_world import CardsWorld
-from cogtable.mock.console_people import ConsolePeople
+from cogtable.mock.card_hands import CardMatPeople, Waiting, Zones
 from games.cookie.actions import (
     Aim,
     Challenge,
@@ -57,65 +48,29 @@ from games.cookie.actions import (
 from games.cookie.bighunt import BigHuntState
 from games.cookie.common import CookieState
 from games.cookie.hunt import HuntState
-from games.core import CHANCE, Action, Record, replay
+from games.core import CHANCE, Action, replay
 from vision.card_mat import CENTRE
 
-PATIENCE_FRAMES = 25
-"""Frames to wait for the table to take what was laid, before looking again."""
 FORGET_FRAMES = 12
 """How long someone who forgot to press "I looked" takes to remember."""
 
 
 @dataclass
-class CookieTablePeople(ConsolePeople):
+class CookieTablePeople(CardMatPeople):
     """Everyone at a Cookie table read by the camera, acting once per frame of the world."""
 
-    world: CardsWorld | None = None
-    laying: Laying | None = None
-    waiting: Waiting | None = None
     placed: dict[int, str] = field(default_factory=dict)
     """The card each seat laid face down this turn (their secret)."""
-    meant: list[Action] = field(default_factory=list)
-    """Every action the people meant the table to take (not a slip), in order."""
-    forgot_until: int = 0
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        assert self.world is not None, "the Cookie's people play on a card mat"
-        self.zones = {
-            zone.seat - 1: zone.name for zone in self.world.mat.zones if zone.seat is not None
-        }
-
-    def __call__(self, world: Any) -> None:
-        """Look at the table and do one thing, at one frame of the world."""
-        if self.finished:
-            return
-        status = self.table.shown_status()
-        self._follow(status)
-        if status.get("game_id") != self.game_id:
-            return
-        if self.laying is not None:
-            self._go_on_laying()
-            return
-        if self.waiting is not None and self._still_waiting(status):
-            return
-        self._catch_up()
-        if self.memory.is_over() or status.get("outcome"):
-            if self._mat_right():
-                self._game_over(status)
-            return
-        if not self._mat_right() or not status.get("in_sync") or status.get("waiting"):
-            return
-        asked = status.get("waiting_for") or []
-        if asked and status.get("ply") == len(self.memory.history):
-            self._answer(self.rng.choice(asked), status)
+    def _pick(self, asked: list[dict[str, Any]]) -> dict[str, Any]:
+        """Any of the seats the table waits for (they act together)."""
+        return self.rng.choice(asked)
 
     # -- keeping up with the table ----------------------------------------------------
 
-    def _catch_up(self) -> None:
+    def _catch_up(self, status: dict[str, Any]) -> None:
         """Believe the table's game over memory (an undo, a restart): its record, replayed."""
-        table = getattr(self.table, "table", None)
-        state = None if table is None else table.state
+        state = self._table_state()
         if state is not None and state.history != self.memory.history:
             if len(state.history) < len(self.memory.history):
                 del self.meant[len(state.history) - len(self.memory.history) :]
@@ -130,16 +85,11 @@ class CookieTablePeople(ConsolePeople):
         assert isinstance(self.memory, CookieState)
         return self.memory
 
-    def _mat_right(self) -> bool:
-        """Put the mat as the people mean it (cards taken leave it); True if it already was."""
-        target = self._target()
-        if differs(self._mat(), target):
-            self._lay("tidy", target, ())
-            return False
-        return True
-
     def _target(self) -> Zones:
-        """The mat as it should be now: backs of cards laid this turn, Swords still to aim."""
+        """The mat as it should be now: backs of cards laid this turn, Swords still to aim.
+
+        (Cards the table has taken leave the mat.)
+        """
         zones: Zones = {zone.name: (Counter(), 0) for zone in self.world.mat.zones}  # type: ignore[union-attr]
         for seat in self.placed:
             zones[self.zones[seat]] = (Counter(), 1)
@@ -149,10 +99,6 @@ class CookieTablePeople(ConsolePeople):
                 card = set_card(state.played[seat][-1], seat)
                 zones[self.zones[seat]][0][tag_of(card)] += 1
         return zones
-
-    def _mat(self) -> Zones:
-        assert self.world is not None
-        return mat_of(self.world)
 
     # -- answering ---------------------------------------------------------------------
 
@@ -260,13 +206,8 @@ class CookieTablePeople(ConsolePeople):
         assert isinstance(state, BigHuntState)
         action = self._choice(seat)
         if isinstance(action, Look):
-            if self.world.frames < self.forgot_until:  # type: ignore[union-attr]
+            if self._forgets(f"{self._name(seat)} forgot to press confirm", FORGET_FRAMES):
                 return
-            if not self.forgot_until and self.rng.random() < self.style.mistake_rate:
-                self.forgot_until = self.world.frames + FORGET_FRAMES  # type: ignore[union-attr]
-                self.say(f"{self._name(seat)} forgot to press confirm")
-                return
-            self.forgot_until = 0
             if self.table.press(seat, "confirm"):
                 self.meant.append(action)
             return
@@ -317,53 +258,30 @@ class CookieTablePeople(ConsolePeople):
                 target[zone][0][tag_of(card)] += 1
         self._lay(who, target, actions, mistake)
 
-    def _lay(
-        self, who: str, target: Zones, actions: tuple[Action, ...], mistake: bool = False
-    ) -> None:
-        """Reach over the first zone to change; the change is made, the hand stays a while."""
+    def _move_cards(self, mat: Zones, target: Zones) -> None:
+        """A back turned up where a card is to go, else the card laid; cards taken away."""
         assert self.world is not None
-        laying = start_laying(self.world, self.rng, who, target, actions, mistake=mistake)
-        if laying is None:
-            return
-        if not mistake:
-            self.meant.extend(actions)
-        self.laying = laying
+        for name in target:
+            up, down = mat.get(name, (Counter(), 0))
+            want_up, want_down = target[name]
+            gone, new = +(up - want_up), +(want_up - up)
+            for tag in gone.elements():
+                self.world.take(name, tag)
+            turned = min(down - want_down, sum(new.values())) if down > want_down else 0
+            new_tags = list(new.elements())
+            for tag in new_tags[:turned]:
+                self.world.turn_up(name, tag)
+            for tag in new_tags[turned:]:
+                self.world.lay(name, tag)
+            for _ in range(max(0, down - turned - want_down)):
+                self.world.take(name, None)
+            for _ in range(max(0, want_down - down)):
+                self.world.lay(name, None)
 
-    def _go_on_laying(self) -> None:
-        assert self.world is not None and self.laying is not None
-        laying = self.laying
-        _make(self.world, self._mat(), laying.target)
-        if self.world.frames < laying.until:
-            return
-        self.world.withdraw(laying.who)
-        self.laying = None
-        if laying.actions or laying.mistake:
-            ply = len(self.memory.history)
-            self.waiting = Waiting(laying.actions, ply, self.world.frames, laying.mistake)
+    def _refused(self, waiting: Waiting, message: str) -> None:
+        self.say(f"the table blinks red: {message}; putting it right")
 
-    def _still_waiting(self, status: dict[str, Any]) -> bool:
-        """Whether to go on waiting for the table to take what was laid."""
-        assert self.world is not None and self.waiting is not None
-        waiting = self.waiting
-        if waiting.actions and status.get("ply", 0) >= waiting.ply + len(waiting.actions):
-            self.waiting = None
-            self.say(f"{'; '.join(a.notation() for a in waiting.actions)}: accepted")
-            return False
-        if status.get("verdict") == "choose" and waiting.actions:
-            self._say_which(waiting.actions[0])
-            waiting.since = self.world.frames
-            return True
-        if status.get("verdict") == "illegal":
-            self.waiting = None
-            self.mistakes += waiting.mistake
-            self.say(f"the table blinks red: {status.get('message', '')}; putting it right")
-            return False
-        if self.world.frames - waiting.since < PATIENCE_FRAMES:
-            return True
-        self.waiting = None
-        return False
-
-    def _say_which(self, challenge: Action) -> None:
+    def _say_which(self, challenge: Action, status: dict[str, Any]) -> None:
         """Two Role cards: the table asks which was turned up; confirm the likelier, or type it."""
         assert isinstance(challenge, Challenge) and isinstance(self.state, BigHuntState)
         reveal = self.meant[-1]
@@ -373,19 +291,12 @@ class CookieTablePeople(ConsolePeople):
             self.table.press(challenge.player, "confirm")
         else:
             self.table.console(ConsoleCommand(challenge.notation(), seat=challenge.player))
+        self._patient_again()
 
     def _undo(self) -> None:
         """The last player holds undo; the mat is then put as the game says."""
-        last = self.memory.history[-1]
-        seat = last.player if last.player != CHANCE else 0
-        if self.table.press(seat, "undo", held=True):
-            record = self.memory.record()
-            if self.table.shown_status().get("ply") == len(record.actions) - 1:
-                self.memory = replay(
-                    Record(record.game, record.options, record.seed, record.actions[:-1])
-                )
-                self.meant.pop()
-                self.undos += 1
+        if self._hold_undo():
+            self.meant.pop()
 
     def _name(self, seat: int) -> str:
         return self.memory.player_name(seat)
@@ -394,26 +305,6 @@ class CookieTablePeople(ConsolePeople):
 def _card(action: Action) -> str:
     assert isinstance(action, Play | Hunt), action
     return action.card if isinstance(action, Play) else action.character
-
-
-def _make(world: CardsWorld, mat: Zones, target: Zones) -> None:
-    """Change the world's mat into ``target``: a back turned up where one is to go, else laid."""
-    for name in target:
-        up, down = mat.get(name, (Counter(), 0))
-        want_up, want_down = target[name]
-        gone, new = +(up - want_up), +(want_up - up)
-        for tag in gone.elements():
-            world.take(name, tag)
-        turned = min(down - want_down, sum(new.values())) if down > want_down else 0
-        new_tags = list(new.elements())
-        for tag in new_tags[:turned]:
-            world.turn_up(name, tag)
-        for tag in new_tags[turned:]:
-            world.lay(name, tag)
-        for _ in range(max(0, down - turned - want_down)):
-            world.take(name, None)
-        for _ in range(max(0, want_down - down)):
-            world.lay(name, None)
 
 
 TablePeople = CookieTablePeople
