@@ -108,7 +108,8 @@ PAIR_CLOSENESS = 32.0
 than this log-likelihood over b (trained here: O over G, D or Q; G over O; Q over O)."""
 PAIR_MARGIN_FACTOR = 1.5
 """Reading b over a confusable rival a needs this many times the gap (a heavy G at low
-resolution is a blob that reads O by a usual gap, in every view)."""
+resolution is a blob that reads O by a usual gap, in every view), unless the pair's check
+clears a (:meth:`LetterClassifier.pair_check_clears`)."""
 MAX_TURN_DEG = 30.0
 """A view turned farther than this (or than its letter's training crops were, if farther) to
 stand its tile upright was stood up by the wrong edges (tiles lie at most 20 degrees off the
@@ -314,7 +315,8 @@ class LetterClassifier:
 
     def confusable_pairs(self) -> tuple[tuple[str, str], ...]:
         """(letter read, rival) pairs whose reading needs :data:`PAIR_MARGIN_FACTOR` times the
-        usual gap: learned from the training crops, and for taught letters from the owner's."""
+        usual gap where their check does not clear the rival: learned from the training crops,
+        and for taught letters from the owner's."""
         rows, columns = np.nonzero(self._limits.pair_scales > 1.0)
         return tuple((LETTERS[b], LETTERS[a]) for b, a in zip(rows, columns, strict=True))
 
