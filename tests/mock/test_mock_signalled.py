@@ -24,14 +24,25 @@ SIM = ["sim", "commissars", "--players", "2", "--seed", "3", "--quiet"]
 """A sim whose people press buttons from the start (each draw is a confirm)."""
 
 
+IGNORING_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+"""Runs a command with SIGINT ignored, as a script's background job (``pytest ... &``) has it."""
+
+
 @pytest.mark.parametrize(
     ("signalled", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)]
 )
 def test_a_sim_signalled_during_a_press_stops_without_a_traceback(
-    signalled: signal.Signals, status: int
+    signalled: signal.Signals, status: int, tmp_path: Path
 ) -> None:
+    """SIGINT is sent from a parent that ignores it: the runner must act as at a terminal."""
+    note = tmp_path / "signalled.txt"
+    runner = [sys.executable, "-m", "tests.mock.signalled_sim", signalled.name, "1", str(note)]
+    launcher = [sys.executable, "-c", IGNORING_SIGINT] if signalled == signal.SIGINT else []
     done = subprocess.run(
-        [sys.executable, "-m", "tests.mock.signalled_sim", signalled.name, "1", *SIM],
+        [*launcher, *runner, *SIM],
         cwd=ROOT,
         check=False,
         capture_output=True,
@@ -39,9 +50,14 @@ def test_a_sim_signalled_during_a_press_stops_without_a_traceback(
         timeout=120,
         start_new_session=True,  # the group it signals is its own
     )
-    assert done.returncode == status, done.stderr[-2000:]
-    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
-    assert done.stderr.strip() == "", done.stderr
+    said = (
+        f"status {done.returncode}; stdout {done.stdout[-1000:]!r}; stderr {done.stderr[-2000:]!r}"
+    )
+    assert note.exists(), f"no press was down before the run ended; {said}"
+    assert note.read_text(encoding="utf-8") == f"press 1 down: {signalled.name} sent\n", said
+    assert done.returncode == status, said
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, said
+    assert done.stderr.strip() == "", said
 
 
 def closed_during_a_press(runtime: Runtime) -> bool:
