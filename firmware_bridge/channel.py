@@ -44,15 +44,20 @@ class SendRing:
 
     ``len()`` is the number of messages held; index 0 is the oldest. A slot
     (:meth:`slot`) stays the same while its message is held.
+
+    ``up_front=False`` (the host) allocates a block of slots the first time a
+    message lands in it instead: the host's deep queue (thousands of slots of
+    a kilobyte) then costs only what a backlog has ever used, which in a game
+    is a block or two.
     """
 
-    def __init__(self, capacity, slot_bytes):
+    def __init__(self, capacity, slot_bytes, up_front=True):
         if capacity < 1 or slot_bytes < 0:
             raise ValueError(f"a send ring of {capacity} slots of {slot_bytes} bytes")
         self.capacity = capacity
         self.slot_bytes = slot_bytes
         blocks = (capacity + SLOTS_PER_BLOCK - 1) // SLOTS_PER_BLOCK
-        self.blocks = [bytearray(SLOTS_PER_BLOCK * slot_bytes) for _ in range(blocks)]
+        self.blocks = [self._block() if up_front else None for _ in range(blocks)]
         self.lengths = [0] * capacity
         self.seqs = bytearray(capacity)
         self.types = bytearray(capacity)
@@ -91,7 +96,16 @@ class SendRing:
     def _place(self, slot):
         """The bytearray holding ``slot``'s payload, and where in it the payload starts."""
         block = self.blocks[slot // SLOTS_PER_BLOCK]
+        if block is None:  # a ring allocated as it is used (the host's)
+            block = self.blocks[slot // SLOTS_PER_BLOCK] = self._block()
         return block, slot % SLOTS_PER_BLOCK * self.slot_bytes
+
+    def _block(self):
+        return bytearray(SLOTS_PER_BLOCK * self.slot_bytes)
+
+    def allocated_bytes(self):
+        """The payload storage allocated so far (all of it when allocated up front)."""
+        return sum(len(block) for block in self.blocks if block is not None)
 
     def frame(self, slot):
         """The frame of the message in ``slot``, encoded now."""
@@ -125,7 +139,8 @@ class Channel:
 
     The messages wait in a :class:`SendRing` of ``capacity`` slots of
     ``slot_bytes`` each, allocated here once (the Pico's firmware asks for small
-    slots: its messages are a few bytes).
+    slots: its messages are a few bytes), or as they are first used with
+    ``up_front=False`` (the host's deep queue).
 
     Methods that may put bytes on the line return the frames to write; the
     caller owns the line and the clock (any millisecond counter: ticks_ms on
@@ -141,6 +156,7 @@ class Channel:
         max_timeout_ms=250,
         capacity=256,
         slot_bytes=wire.MAX_PAYLOAD,
+        up_front=True,
     ):
         if not 1 <= window <= wire.MAX_WINDOW:
             raise ValueError(f"window {window} is not 1..{wire.MAX_WINDOW}")
@@ -151,7 +167,7 @@ class Channel:
         self.max_timeout_ms = max_timeout_ms
         self.capacity = capacity
         self.slot_bytes = slot_bytes
-        self.pending = SendRing(capacity, slot_bytes)  # the first `sent` are in flight
+        self.pending = SendRing(capacity, slot_bytes, up_front)  # the first `sent` are in flight
         self.sent = 0
         self.next_seq = 0
         self.expected = 0

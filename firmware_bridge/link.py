@@ -176,7 +176,7 @@ class Link:
         self._status = Status.IDLE
         self._changed = threading.Condition()
         self._lock = threading.RLock()
-        self._channel = Channel(capacity=SEND_QUEUE_MESSAGES)
+        self._channel = Channel(capacity=SEND_QUEUE_MESSAGES, up_front=False)
         self._decoder = wire.Decoder()
         self._host_id = random.getrandbits(32) or 1
         self._serial: SerialPort | None = None

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import wire
-from firmware_bridge.channel import Channel
+from firmware_bridge.channel import SLOTS_PER_BLOCK, Channel, SendRing
 
 # Published check values of CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection).
 CRC_VECTORS = [(b"123456789", 0x29B1), (b"", 0xFFFF), (b"A", 0xB915), (b"\x00", 0xE1F0)]
@@ -381,6 +381,26 @@ def test_channel_queue_full_is_an_error() -> None:
     channel.queue(wire.LOG, b"2")
     with pytest.raises(wire.FrameError, match="send queue full"):
         channel.queue(wire.LOG, b"3")
+
+
+def test_a_ring_allocated_as_used_holds_only_the_blocks_its_messages_reached() -> None:
+    ring = SendRing(4 * SLOTS_PER_BLOCK, 1024, up_front=False)
+    assert ring.allocated_bytes() == 0
+    for number in range(SLOTS_PER_BLOCK + 1):  # into the second block
+        ring.add(number, wire.LOG, bytes([number]) * 3)
+    assert ring.allocated_bytes() == 2 * SLOTS_PER_BLOCK * 1024
+    assert bytes(ring.payload(ring.slot(SLOTS_PER_BLOCK))) == bytes([SLOTS_PER_BLOCK]) * 3
+    assert SendRing(4 * SLOTS_PER_BLOCK, 1024).allocated_bytes() == 4 * SLOTS_PER_BLOCK * 1024
+
+
+def test_a_channel_allocated_as_used_sends_and_resends_from_its_new_blocks() -> None:
+    sender = Channel(capacity=4 * SLOTS_PER_BLOCK, up_front=False)
+    assert sender.pending.allocated_bytes() == 0
+    sender.queue(wire.LOG, b"first")
+    frames = sender.transmit(now=0)
+    sender.rewind()
+    assert sender.transmit(now=1) == frames
+    assert sender.pending.allocated_bytes() == SLOTS_PER_BLOCK * wire.MAX_PAYLOAD
 
 
 def test_a_window_too_wide_for_the_nak_bitmap_is_refused() -> None:
