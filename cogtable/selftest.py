@@ -38,6 +38,7 @@ import numpy as np
 from gpiozero.pins import Factory
 
 from cogtable.adapters import adapter_for
+from cogtable.adapters.base import PEG_DISK
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
 from cogtable.firmware_agreement import differences
@@ -59,7 +60,7 @@ GIVE_UP_AFTER = 2
 T = TypeVar("T")
 SETTLING_FRAMES = 10
 """Frames read from a real camera before the one checked: its exposure settles meanwhile."""
-CHECKED_READER = "peg-disk"
+CHECKED_READER = PEG_DISK
 """The camera region reader the camera check judges the aim on (:mod:`cogtable.camera_check`)."""
 CHECKED_PART = "the Kogworks peg disk"
 """What that reader reads, in the step's words."""

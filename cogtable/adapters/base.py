@@ -44,6 +44,15 @@ DIM: Final = 0.15
 RESPOND_PULSE_S: Final = 1.2
 """Period of a seat LED that may respond (pulsing in the seat's colour)."""
 
+ReaderKind = Literal["peg-disk", "parts", "cards"]
+"""The vision readers a camera region may name (the runtime picks the sight by it)."""
+PEG_DISK: Final[ReaderKind] = "peg-disk"
+"""The Kogworks peg disk: 55 pegs read by colour (:mod:`vision.reader`)."""
+PRINTED_PARTS: Final[ReaderKind] = "parts"
+"""Printed parts with their own markers and places (:mod:`vision.parts`)."""
+CARD_MAT: Final[ReaderKind] = "cards"
+"""A card mat: tagged cards per zone (:mod:`vision.cards`)."""
+
 VerdictKind = Literal[
     "in-sync", "move", "choose", "take-back", "lifted", "illegal", "out-of-sync", "nothing"
 ]
@@ -86,8 +95,9 @@ class CameraRegion:
 
     name: str
     """The physical part: ``disk`` (the Kogworks peg disk), later a C.O.G. mat, a card mat."""
-    reader: str
-    """The vision reader that reads it: ``peg-disk``, or ``parts`` (a printed part, ``layout``)."""
+    reader: ReaderKind
+    """The vision reader that reads it (:data:`PEG_DISK`, :data:`PRINTED_PARTS` with a
+    ``layout``, :data:`CARD_MAT`)."""
     answers: tuple[RequestKind, ...] = ("choice",)
     """The kinds of request its settled readings answer (Kogworks: the mover's choice)."""
     layout: PartLayout | None = None

@@ -40,6 +40,7 @@ from typing import Any
 from cogtable.adapters.base import (
     AMBER,
     DIM,
+    PRINTED_PARTS,
     RED,
     CameraRegion,
     Scene,
@@ -200,7 +201,7 @@ def _regions() -> tuple[CameraRegion, ...]:
     if edition.layout is None:
         return ()
     return tuple(
-        CameraRegion(part.name, "parts", ("draw", "die", "choice"), part)
+        CameraRegion(part.name, PRINTED_PARTS, ("draw", "die", "choice"), part)
         for part in part_layouts(edition, 4)
     )
 

@@ -26,6 +26,7 @@ from cogtable.adapters.base import (
     AMBER,
     DIM,
     GREEN,
+    PEG_DISK,
     RED,
     WHITE,
     CameraRegion,
@@ -195,7 +196,7 @@ class KogworksAdapter(TableAdapter):
 
     def camera_regions(self) -> tuple[CameraRegion, ...]:
         """The peg disk, read peg by peg."""
-        return (CameraRegion("disk", "peg-disk"),)
+        return (CameraRegion("disk", PEG_DISK),)
 
     def judge(
         self,

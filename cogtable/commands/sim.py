@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from cogtable.adapters import adapter_for, table_games
+from cogtable.adapters.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, ReaderKind
 from cogtable.board_setup import board_geometry
 from cogtable.card_mat_setup import card_mat
 from cogtable.commands._seats import (
@@ -108,13 +109,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
     for game in table_games():
         reads = _readers(game)
-        if reads != {"peg-disk"}:
+        if reads != {PEG_DISK}:
             sub = _console_game_arguments(games, game)
-        if reads in ({"parts"}, {"cards"}):
+        if reads in ({PRINTED_PARTS}, {CARD_MAT}):
             _camera_arguments(sub, (1920, 1080), default="truth")
 
 
-def _readers(game: str) -> set[str]:
+def _readers(game: str) -> set[ReaderKind]:
     """How the camera reads ``game``: ``peg-disk``, ``parts``, ``cards``, or nothing (the console).
 
     A game read only on a part the profile may lack (the Cookie's card mat) counts as read.
@@ -196,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
     reads = _readers(args.game)
-    if reads != {"peg-disk"}:  # printed parts the people lay pieces on, or only the console
+    if reads != {PEG_DISK}:  # printed parts the people lay pieces on, or only the console
         played = play_at_console(args, profile, state_dir)
         return report_console(played, state_dir)
     played = play(args, profile, state_dir)
