@@ -199,6 +199,8 @@ class Runtime:
         self._threads: list[threading.Thread] = []
         self._visible: Frame | None = None
         self._frozen = False
+        self._pico_gone_said = False
+        """Whether this outage of the simulated Pico was logged (once; again after it is back)."""
         self.geometry = board_geometry(profile)
         self.calibration = camera_calibration(profile)
         self.journal = Journal(self.state_dir / JOURNAL_NAME)
@@ -378,6 +380,10 @@ class Runtime:
         It stops with the run (Ctrl-C reaches the firmware process too; :meth:`stop`
         closes it): a note, not a failure of the thread that pressed.
         """
+        if self._pico_gone_said:  # the people press again every frame: thousands of lines
+            log.debug("a button on the simulated Pico was not pressed: %s", error)
+            return
+        self._pico_gone_said = True
         level = logging.INFO if self._stop.is_set() else logging.WARNING
         log.log(level, "a button on the simulated Pico was not pressed: %s", error)
 
@@ -421,6 +427,8 @@ class Runtime:
 
     def _link_status(self, status: pico.Status) -> None:
         connected = status == pico.Status.CONNECTED
+        if connected:
+            self._pico_gone_said = False
         if not connected and not self._frozen:
             self._visible = self.pico.shown if self.pico and self._ever_connected() else None
         self._frozen = not connected

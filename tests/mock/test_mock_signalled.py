@@ -8,6 +8,7 @@ stops as a signalled command does (130 after Ctrl-C), saying nothing more.
 
 from __future__ import annotations
 
+import logging
 import signal
 import subprocess
 import sys
@@ -72,7 +73,11 @@ def closed_during_a_press(runtime: Runtime) -> bool:
         closing.join()
 
 
-def test_a_press_on_a_simulated_pico_that_stopped_did_not_happen(tmp_path: Path) -> None:
+def test_a_press_on_a_simulated_pico_that_stopped_did_not_happen(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It says so once: people press every frame, and thousands of lines would bury the news."""
+    caplog.set_level(logging.DEBUG, logger="cogtable.runtime")
     pressed, during, after, rolled, leds = run_steps(
         tmp_path,
         [
@@ -85,3 +90,7 @@ def test_a_press_on_a_simulated_pico_that_stopped_did_not_happen(tmp_path: Path)
     )
     assert pressed is True, "the Pico was up"
     assert (during, after, rolled, leds) == (False, False, False, None)
+    gone = [r for r in caplog.records if "on the simulated Pico was not pressed" in r.message]
+    said = [r for r in gone if r.levelno >= logging.INFO]
+    assert len(gone) >= 2, "the press under way and the LED look met the stopped Pico"
+    assert [r.levelno for r in said] == [logging.WARNING], "one warning, any later ones DEBUG"
