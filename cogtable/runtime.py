@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters.base import CameraRegion
+from cogtable.adapters.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, CameraRegion
 from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
 from cogtable.camera_picture import CameraPicture
 from cogtable.camera_sight import CameraPart, CardsSight, PartsSight, PegSight
@@ -511,11 +511,11 @@ class Runtime:
     ) -> PegSight | PartsSight | CardsSight:
         """How the game's regions are read and settled: the peg disk, printed parts, a card mat."""
         readers = {region.reader for region in regions}
-        if readers == {"peg-disk"}:
+        if readers == {PEG_DISK}:
             return PegSight(self.offer, part, self.clock, self._disk_reader, regions=regions)
-        if readers == {"parts"}:
+        if readers == {PRINTED_PARTS}:
             return PartsSight(self.offer, part, self.clock, regions, self._parts_reader)
-        if readers == {"cards"}:
+        if readers == {CARD_MAT}:
             return CardsSight(self.offer, part, self.clock, regions, self._cards_reader)
         raise UserError(
             f"no vision reader for {sorted(readers)}: this table reads peg-disk, parts, cards"
