@@ -391,6 +391,21 @@ class Runtime:
         """The table's status as its screen last showed it (safe from any thread)."""
         return dict(self.table.published)
 
+    def stuck_words(self) -> str:
+        """What the table waits for, and a Pico link that is not connected (a run that gave up).
+
+        A mock run that never ends says why in words a person can act on: the
+        request nobody answered, or a simulated Pico whose firmware died.
+        """
+        status = self.shown_status()
+        asks = [f"{ask['purpose']} ({ask['route']})" for ask in status.get("waiting_for", [])]
+        clues = [f"the table waits for {', '.join(asks)}"] if asks else []
+        if status.get("waiting"):
+            clues.append(f"the camera: {status['waiting']}")
+        if self.link is not None and self.link.status != pico.Status.CONNECTED:
+            clues.append(f"the Pico link is {self.link.status.value}")
+        return "; ".join(clues)
+
     def console(self, line: ConsoleCommand) -> bool:
         """Type a line at the table's console; True once the controller has handled it."""
         mark = self.handled.count

@@ -603,7 +603,10 @@ class Watchdog:
         limit = MAX_FRAMES_PER_GAME * self.people.games
         if world.frames > limit and not self.fired:
             self.fired = True
-            self.runtime.put(Shutdown(f"no end after {limit} camera frames"))
+            why = self.runtime.stuck_words()
+            self.runtime.put(
+                Shutdown(f"no end after {limit} camera frames{f' ({why})' if why else ''}")
+            )
 
 
 def _report(played: Played, state_dir: Path, line: Callable[[Any, Any], str]) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cogtable.runtime import Runtime
+from firmware_bridge import link as pico
 from tests.mock.test_mock_dice import run_steps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,3 +95,19 @@ def test_a_press_on_a_simulated_pico_that_stopped_did_not_happen(
     said = [r for r in gone if r.levelno >= logging.INFO]
     assert len(gone) >= 2, "the press under way and the LED look met the stopped Pico"
     assert [r.levelno for r in said] == [logging.WARNING], "one warning, any later ones DEBUG"
+
+
+def test_a_run_that_gives_up_says_what_the_table_waits_for_and_that_the_pico_is_gone(
+    tmp_path: Path,
+) -> None:
+    """The sim's watchdog words: the request left open, and the Pico link no longer there."""
+
+    def pico_gone(runtime: Runtime) -> str:
+        assert runtime.simulator is not None and runtime.link is not None
+        runtime.simulator.close()
+        runtime.link.wait_status(set(pico.Status) - {pico.Status.CONNECTED}, 5.0)
+        return runtime.stuck_words()
+
+    before, after = run_steps(tmp_path, [lambda runtime: runtime.stuck_words(), pico_gone])
+    assert before == "the table waits for goal card to remove (dice)", before
+    assert after.startswith(before) and after.endswith("; the Pico link is reconnecting"), after
