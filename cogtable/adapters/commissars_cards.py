@@ -208,6 +208,8 @@ class TagBook:
     Each reading the book keeps at most as many tags per card as the engine has
     face up (those seen on the stack first, up to the engine's copies there,
     then the longest counted): an undo, a reshuffle, a card retrieved make it forget.
+    A play taken back forgets the tag laid (:meth:`_back_in_hand`), even while a copy
+    of that name still lies in the pile.
     """
 
     def __init__(self) -> None:
@@ -218,6 +220,8 @@ class TagBook:
         self.reported: Reported | None = None
         self.zones: dict[int, int | None] = {}
         """Tag -> where it was last seen counted: a seat's pile, or None (the stack)."""
+        self.held: dict[CardKey, FaceUp] = {}
+        """What the engine held face up at the last reading (to tell a resolve from an undo)."""
 
     def report(self, tag: int, state: CommissarsState, actions: Sequence[Action]) -> None:
         """The judge reports ``tag`` as a card just laid, which one of ``actions`` takes."""
@@ -229,6 +233,9 @@ class TagBook:
         """Bring the book up to the engine; the cards seen that it has not counted, with zones."""
         self._taken(state, seen)
         held = face_up(state)
+        for tag in self._back_in_hand(held):
+            del self.known[tag]
+        self.held = held
         kept: dict[int, CardKey] = {}
         on_stack = {card.tag for card in seen.stack}
         for key, copies in held.items():
@@ -244,6 +251,25 @@ class TagBook:
             if card.tag in self.known:
                 self.zones[card.tag] = zone
         return [(zone, card) for zone, card in seen.cards() if card.tag not in self.known]
+
+    def _back_in_hand(self, held: Mapping[CardKey, FaceUp]) -> list[int]:
+        """Counted tags last seen on the stack whose copy left it for the hand (a play undone).
+
+        A card leaving the stack goes to its owner's pile (it resolved) unless a play
+        is taken back. Kept by count alone, the tag taken back would stand for a copy
+        of that name deeper in the pile the book never saw, and laid again it would be
+        a card that "has resolved", not a play. The newest counted go first.
+        """
+        gone: list[int] = []
+        for key, before in self.held.items():
+            now = held.get(key, FaceUp())
+            back = before.stack - now.stack - max(now.pile - before.pile, 0)
+            if back <= 0:
+                continue
+            stacked = [tag for tag, known in self.known.items() if known == key]
+            stacked = [tag for tag in stacked if self.zones.get(tag, -1) is None]
+            gone += stacked[-back:]
+        return gone
 
     def _off_a_pile(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
         """A counted card last seen on a pile, now on the stack beyond the engine's copies there.

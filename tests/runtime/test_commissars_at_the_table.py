@@ -41,9 +41,10 @@ from tests.runtime.commissars_helpers import (
     Cards,
     CommissarsTable,
     commissars_table,
+    seen_by_the_table,
     table_at,
 )
-from tests.runtime.neutral_helpers import colours_of, lit_seats, make_table
+from tests.runtime.neutral_helpers import colours_of, lit_seats, make_table, play_until
 
 COLOURS = colours_of(load_profile())
 ROOT = Path(__file__).resolve().parents[2]
@@ -415,3 +416,45 @@ def test_a_retrieve_taken_back_is_in_sync_once_the_cards_are_back(tmp_path: Path
     status = at.see()
     assert status["in_sync"], at.table.view.verdict
     assert at.table.view.verdict.kind == "in-sync"
+
+
+def may_replay_a_pile_card(state: State) -> bool:
+    """The action phase, the stack empty; the active seat holds a card (one way to play it) of
+    which a copy lies in its discard pile under a top of another name."""
+    return in_action(state) and not state.stack and bool(replayable(state))
+
+
+def replayable(state: State) -> list[str]:
+    """The active seat's cards that fit :func:`may_replay_a_pile_card`."""
+    assert isinstance(state, CommissarsState)
+    seat = state.seats[state.active]
+    plays = [action for action in state.legal_actions(state.active) if isinstance(action, Play)]
+    return [
+        name
+        for name in sorted(seat.hand)
+        if sum(1 for play in plays if play.card == name) == 1
+        and name in seat.discard[:-1]
+        and seat.discard[-1] != name
+    ]
+
+
+def test_a_play_taken_back_is_a_play_again_while_a_copy_lies_in_the_pile(tmp_path: Path) -> None:
+    found = next(
+        state
+        for seed in range(40)
+        if (state := play_until("commissars", {"players": 2}, seed, may_replay_a_pile_card))
+    )
+    name = replayable(found)[0]  # the hand is known only to the game played with known hands
+    at = commissars_table(tmp_path, *seen_by_the_table(found))
+    active = at.state.active
+    tag = at.cards.play(active, name)
+    at.see()
+    assert at.actions()[-1] == Play(name, player=active), at.table.view.verdict
+    status = at.press(active, "undo", held=True)
+    assert not at.state.stack and not status["in_sync"], "the mat still shows the play"
+    at.cards.off_stack(tag)  # back into the hand
+    assert at.see()["in_sync"], at.table.view.verdict
+    at.cards.stack.append(tag)  # the same card laid again
+    at.see()
+    assert at.actions()[-1] == Play(name, player=active), at.table.view.verdict
+    assert at.table.view.verdict.kind == "in-sync", at.table.view.verdict
