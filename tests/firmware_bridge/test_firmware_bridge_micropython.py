@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.firmware_config import read_firmware_config
+from firmware_bridge.simulator.heap_probe import HeapProbeFailed, probe_heap
 from firmware_bridge.simulator.interpreter import find_micropython, missing_message
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +95,7 @@ def test_the_firmware_sources_import_on_the_real_interpreter() -> None:
     assert result.stdout.startswith("<function build")
 
 
-PICO_HEAP = "heapsize=128K"
+PICO_HEAP = "128K"
 """Well under the ~190 KB a Pico's MicroPython heap has free, on a port whose objects are twice
 the Pico's (64-bit pointers). The send queue is a ring allocated at boot
 (:class:`firmware_bridge.channel.SendRing`), so a queue that fills takes nothing more: before
@@ -102,63 +103,19 @@ it, a list that grew, a full queue at 128K fitted or not by how much garbage the
 scan of the C stack kept alive. ``benchmarks/bench_firmware_heap.py`` prints the free bytes."""
 QUEUE_GROWTH_LIMIT = 1024
 """Bytes a full send queue (and 300 LED frames) may take beyond what boot took."""
-SMALL_HEAP_SCRIPT = """
-import sys
-sys.path.insert(0, STUBS)
-import gc, neopixel, wire, main
-
-class Port:
-    def __init__(self):
-        self.incoming = [wire.encode_frame(0, wire.HELLO, wire.pack_hello(1, 7))]
-    def read(self, wait_ms=0):
-        return self.incoming.pop(0) if self.incoming else b""
-    def write(self, data):
-        pass
-
-firmware = main.build()
-firmware.port = Port()
-firmware.step(wait_ms=0)
-gc.collect()
-booted = gc.mem_free()
-for n in range(300):
-    payload = wire.pack_set_leds(0, bytes((n & 255, 1, 2)) * 100)
-    firmware.port.incoming.append(wire.encode_frame(n & 255, wire.SET_LEDS, payload))
-    firmware.step(wait_ms=0)
-while firmware.channel.room():  # a host that stopped answering: the send queue fills up
-    firmware.emit_button(n % 20, 1, n)
-    n += 1
-for _ in range(3):
-    firmware.step(wait_ms=0)
-gc.collect()
-print()
-print("RESULT")
-print(neopixel.STRIPS[0].shown[99])
-print(firmware.errors)
-print(gc.mem_alloc() + gc.mem_free())
-print(len(firmware.channel.pending), firmware.channel.sent)
-print(booted, gc.mem_free())
-"""
 
 
 def test_the_firmware_runs_in_a_pico_sized_heap() -> None:
     """Boot (compiling every source, as the Pico does), 300 100-LED frames and a full send
     queue of button events in 128 KB of 64-bit objects; the full queue takes no more heap."""
-    interpreter = find_micropython()
-    if interpreter is None:
-        pytest.fail(missing_message())
-    stubs = str(BRIDGE / "simulator" / "stubs")
-    script = SMALL_HEAP_SCRIPT.replace("STUBS", repr(stubs))
-    command = [*interpreter.command, "-X", PICO_HEAP, "-c", script]
-    environment = {**os.environ, "MICROPYPATH": FIRMWARE_PATH}
-    result = subprocess.run(command, capture_output=True, timeout=60, check=False, env=environment)
-    output = result.stdout.decode(errors="replace")  # the boot IDENTIFY frame comes first
-    assert result.returncode == 0, output + result.stderr.decode(errors="replace")
-    led, errors, heap, queue, free = output.split("\nRESULT\n")[1].splitlines()
-    assert (led, errors) == ("(43, 1, 2)", "0")  # the last frame, 299: 299 & 255 == 43
-    assert int(heap) <= 128 * 1024  # the small heap was really in force
-    assert queue == "256 32"  # a full send queue, a full window in flight
-    booted, full = (int(number) for number in free.split())
-    assert booted - full < QUEUE_GROWTH_LIMIT, (booted, full)
+    try:
+        probe = probe_heap(PICO_HEAP)
+    except HeapProbeFailed as error:
+        pytest.fail(str(error))
+    assert (probe.last_led, probe.errors) == ((43, 1, 2), 0)  # frame 299: 299 & 255 == 43
+    assert probe.heap <= 128 * 1024  # the small heap was really in force
+    assert (probe.queued, probe.in_flight) == (256, 32)  # a full queue, a full window in flight
+    assert probe.booted - probe.full < QUEUE_GROWTH_LIMIT, probe
 
 
 BUILD_SCRIPT = """
