@@ -222,6 +222,8 @@ class TagBook:
         """Tag -> where it was last seen counted: a seat's pile, or None (the stack)."""
         self.held: dict[CardKey, FaceUp] = {}
         """What the engine held face up at the last reading (to tell a resolve from an undo)."""
+        self.plies = 0
+        """How many actions the engine had taken at the last reading (fewer now: an undo)."""
 
     def report(self, tag: int, state: CommissarsState, actions: Sequence[Action]) -> None:
         """The judge reports ``tag`` as a card just laid, which one of ``actions`` takes."""
@@ -233,9 +235,10 @@ class TagBook:
         """Bring the book up to the engine; the cards seen that it has not counted, with zones."""
         self._taken(state, seen)
         held = face_up(state)
-        for tag in self._back_in_hand(held):
-            del self.known[tag]
-        self.held = held
+        if len(state.history) < self.plies:
+            for tag in self._back_in_hand(held):
+                del self.known[tag]
+        self.held, self.plies = held, len(state.history)
         kept: dict[int, CardKey] = {}
         on_stack = {card.tag for card in seen.stack}
         for key, copies in held.items():
@@ -255,10 +258,11 @@ class TagBook:
     def _back_in_hand(self, held: Mapping[CardKey, FaceUp]) -> list[int]:
         """Counted tags last seen on the stack whose copy left it for the hand (a play undone).
 
-        A card leaving the stack goes to its owner's pile (it resolved) unless a play
-        is taken back. Kept by count alone, the tag taken back would stand for a copy
-        of that name deeper in the pile the book never saw, and laid again it would be
-        a card that "has resolved", not a play. The newest counted go first.
+        Asked after an undo: a card leaving the stack goes to its owner's pile (it
+        resolved) unless a play is taken back. Kept by count alone, the tag taken back
+        would stand for a copy of that name deeper in the pile the book never saw, and
+        laid again it would be a card that "has resolved", not a play. The newest
+        counted go first.
         """
         gone: list[int] = []
         for key, before in self.held.items():
