@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
+
+import pytest
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
@@ -28,3 +31,26 @@ def journal_games(state_dir: Path) -> list[tuple[str, list[Action]]]:
     """Every game in the journal: its status and its actions."""
     with Journal(state_dir / JOURNAL_NAME) as journal:
         return [(game.status, list(journal.record(game.id).actions)) for game in journal.games()]
+
+
+class ConsoleRun(NamedTuple):
+    """One ``cogtable sim GAME`` run of a game the people play on printed parts or a card mat."""
+
+    played: sim.Played
+    status: int
+    """What ``cogtable sim`` would exit with."""
+    folder: Path
+    """Its state folder (the journal)."""
+
+
+def console_runs(
+    game: str, runs: Mapping[str, Sequence[str]], folders: pytest.TempPathFactory
+) -> dict[str, ConsoleRun]:
+    """Each named run of ``cogtable sim GAME ARGV --quiet`` in this process, in its own folder."""
+    done = {}
+    for name, argv in runs.items():
+        folder = folders.mktemp(f"{game}-{name}")
+        args = build_parser().parse_args(["sim", game, *argv, "--quiet"])
+        played = sim.play_at_console(args, load_profile(), folder)
+        done[name] = ConsoleRun(played, sim.report_console(played, folder), folder)
+    return done

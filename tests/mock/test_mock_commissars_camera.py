@@ -15,27 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.cli import build_parser
-from cogtable.commands import sim
 from cogtable.journal import Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.commissars_people import CommissarsTablePeople
 from cogtable.runtime import JOURNAL_NAME
 from games.commissars.actions import Discard, Play, TopCard, UnseenDraw
 from games.core import CHANCE
-from hardware.profile import load_profile
+from tests.mock.helpers import ConsoleRun, console_runs
 
 RUNS = {
     "2": ["--players", "2", "--option", "max_turns=4", "--seed", "21", "--undo-rate", "0.05"],
     "3": ["--players", "3", "--option", "max_turns=3", "--seed", "54", "--undo-rate", "0.1"],
     "4": ["--players", "4", "--option", "max_turns=3", "--seed", "43", "--undo-rate", "0.05"],
 }
-
-
-def _run(argv: list[str], folder: Path) -> tuple[sim.Played, int]:
-    args = build_parser().parse_args(["sim", "commissars", *argv, "--quiet"])
-    played = sim.play_at_console(args, load_profile(), folder)
-    return played, sim.report_console(played, folder)
 
 
 def _journal(folder: Path) -> tuple[list[str], list[object], list[str], dict[str, object]]:
@@ -47,18 +39,13 @@ def _journal(folder: Path) -> tuple[list[str], list[object], list[str], dict[str
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[sim.Played, int, Path]]:
-    runs = {}
-    for name, argv in RUNS.items():
-        folder = tmp_path_factory.mktemp(f"commissars-{name}")
-        played, status = _run(argv, folder)
-        runs[name] = (played, status, folder)
-    return runs
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ConsoleRun]:
+    return console_runs("commissars", RUNS, tmp_path_factory)
 
 
 @pytest.mark.parametrize("name", list(RUNS))
 def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
-    played: dict[str, tuple[sim.Played, int, Path]], name: str
+    played: dict[str, ConsoleRun], name: str
 ) -> None:
     run, status, folder = played[name]
     people = run.people
@@ -79,7 +66,7 @@ def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
 
 
 def test_the_people_made_mistakes_and_the_table_refused_them(
-    played: dict[str, tuple[sim.Played, int, Path]],
+    played: dict[str, ConsoleRun],
 ) -> None:
     mistakes = {
         name: sum(log.mistakes for log in run.people.played) for name, (run, _, _) in played.items()

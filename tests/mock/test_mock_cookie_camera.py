@@ -24,6 +24,7 @@ from cogtable.mock.cookie_people import CookieTablePeople
 from cogtable.runtime import JOURNAL_NAME
 from games.cookie.actions import Challenge, Look
 from hardware.profile import load_profile
+from tests.mock.helpers import ConsoleRun, console_runs
 
 RANDOM_SEATS = ("--seat", "1=random", "--seat", "2=random")
 """Random players challenge now and then (the strong ones always look with two players)."""
@@ -32,12 +33,6 @@ RUNS = {
     "big-hunt-2": ["--variant", "big-hunt", "--players", "2", "--seed", "2", *RANDOM_SEATS],
     "big-hunt-3": ["--variant", "big-hunt", "--players", "3", "--seed", "13"],
 }
-
-
-def _run(argv: list[str], folder: Path) -> tuple[sim.Played, int]:
-    args = build_parser().parse_args(["sim", "cookie", *argv, "--quiet"])
-    played = sim.play_at_console(args, load_profile(), folder)
-    return played, sim.report_console(played, folder)
 
 
 def _journal(folder: Path) -> tuple[list[str], list[object], list[str]]:
@@ -49,18 +44,13 @@ def _journal(folder: Path) -> tuple[list[str], list[object], list[str]]:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[sim.Played, int, Path]]:
-    runs = {}
-    for name, argv in RUNS.items():
-        folder = tmp_path_factory.mktemp(name)
-        played, status = _run(argv, folder)
-        runs[name] = (played, status, folder)
-    return runs
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ConsoleRun]:
+    return console_runs("cookie", RUNS, tmp_path_factory)
 
 
 @pytest.mark.parametrize("name", list(RUNS))
 def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
-    played: dict[str, tuple[sim.Played, int, Path]], name: str
+    played: dict[str, ConsoleRun], name: str
 ) -> None:
     run, status, folder = played[name]
     people = run.people
@@ -78,7 +68,7 @@ def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
 
 
 def test_two_players_say_which_role_card_they_turned_up(
-    played: dict[str, tuple[sim.Played, int, Path]],
+    played: dict[str, ConsoleRun],
 ) -> None:
     _, _, folder = played["big-hunt-2"]
     _, actions, sources = _journal(folder)
@@ -91,7 +81,7 @@ def test_two_players_say_which_role_card_they_turned_up(
 
 
 def test_the_people_made_mistakes_and_the_table_refused_them(
-    played: dict[str, tuple[sim.Played, int, Path]],
+    played: dict[str, ConsoleRun],
 ) -> None:
     mistakes = {
         name: sum(log.mistakes for log in run.people.played) for name, (run, _, _) in played.items()
@@ -100,7 +90,7 @@ def test_the_people_made_mistakes_and_the_table_refused_them(
 
 
 def test_undo_held_at_the_table_takes_back_and_the_game_goes_on(
-    played: dict[str, tuple[sim.Played, int, Path]],
+    played: dict[str, ConsoleRun],
 ) -> None:
     run, _, _ = played["hunt-4"]
     assert sum(log.undos for log in run.people.played) >= 2
