@@ -1,7 +1,7 @@
 """Card mat speed and identification: ``.venv/bin/python benchmarks/bench_cards.py [--quick]``.
 
 Speed (one core, ``cv2.setNumThreads(1)``), at 1920x1080: the read of the
-standard six-seat mat (vision.card_mat.standard_mat) with 12 cards on it
+standard six-seat mat (vision.cards.mat.standard_mat) with 12 cards on it
 (9 face up, 3 face down), median and p90 of wall time, for
 
 - a still mat (fresh sensor noise every frame): the table's usual frame;
@@ -41,10 +41,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.card_mat import CardMatLayout, standard_mat
-from vision.card_renderer import CardRenderer, LaidCard, random_card_scene
-from vision.cards import CardReader
-from vision.renderer import Hand
+from vision.cards.mat import CardMatLayout, standard_mat
+from vision.cards.reader import CardReader
+from vision.cards.renderer import CardRenderer, LaidCard, random_card_scene
+from vision.peg_disk.renderer import Hand
 
 SEEDS = 5_000_000
 SIZE = (1920, 1080)

@@ -2,9 +2,9 @@
 
     .venv/bin/python benchmarks/bench_letters.py [--quick] [--seed N] [--fonts development]
 
-Both protocols read crops drawn in the held-out fonts (:data:`vision.tiles.HELD_OUT_FONTS`)
+Both protocols read crops drawn in the held-out fonts (:data:`vision.parts.tiles.HELD_OUT_FONTS`)
 with seeds never used in tuning (report with the defaults; tune with ``--seed N --fonts
-development``: :data:`vision.tiles.DEVELOPMENT_FONTS`, kept for tuning):
+development``: :data:`vision.parts.tiles.DEVELOPMENT_FONTS`, kept for tuning):
 
 1. untaught: the default classifier reads 100 crops per letter and font (--quick: 20);
 2. taught: per font, the default classifier is taught one frame's worth of the owner's
@@ -40,8 +40,8 @@ import cv2
 import numpy as np
 
 from vision.layout import LETTERS
-from vision.letters import MIN_CONFIDENCE, LetterClassifier, synthetic_crops
-from vision.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS, Font
+from vision.parts.letters import MIN_CONFIDENCE, LetterClassifier, synthetic_crops
+from vision.parts.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS, Font
 
 TAUGHT_FLOOR = 0.995
 """The taught protocol must read at least this share right and confident."""

@@ -2,7 +2,7 @@
 
 The table: a C.O.G.-like board and four player mats (tests/vision/part_layouts.py:
 4 x 64 grid cells, 4 x 12 reserve and 4 x 6 star places, 16 cog spaces, 11
-board tile places, 4 dice, 16 pawn spaces), rendered by vision.table_renderer.
+board tile places, 4 dice, 16 pawn spaces), rendered by vision.parts.renderer.
 
 Speed (one core, cv2.setNumThreads(1)), at 1920x1080: the read of every part
 (markers, homographies, every place, the letters), CPU and wall, median and
@@ -15,7 +15,7 @@ Render time of the same table: a frame of an unchanged table, a frame after
 one tile moved, a new table. Goal: at most 20 ms median for the usual frame.
 
 Accuracy, on seeds 900_000+ (never used in tests or tuning), held-out fonts
-(vision.tiles.HELD_OUT_FONTS), 1280x720 and 1920x1080, camera tilt up to 15
+(vision.parts.tiles.HELD_OUT_FONTS), 1280x720 and 1920x1080, camera tilt up to 15
 degrees, light, noise, blur and JPEG: per-tile accuracy (letters, face-down
 tiles, star tokens, empty), tiles read wrong with full confidence, per-place
 accuracy of cogs, dice and pawn spaces; then each table held still for 15
@@ -24,7 +24,7 @@ and that no part with a doubtful place was ever committed. ``--part speed|render
 runs one part.
 
 Tune on other seeds and fonts, never on the report's: ``--seed N --fonts development``
-(vision.tiles.DEVELOPMENT_FONTS) draws the tables from seed N in fonts kept for tuning;
+(vision.parts.tiles.DEVELOPMENT_FONTS) draws the tables from seed N in fonts kept for tuning;
 ``--tables N`` reads N tables instead of 16.
 """
 
@@ -46,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.vision.part_layouts import random_contents, table_layouts
 from vision.layout import LETTERS
-from vision.parts import MIN_CONFIDENCE, PartsReader, TableReading
-from vision.settle import SettlingFilter
-from vision.table_renderer import TableRenderer, TableScene, random_table_scene
-from vision.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS
+from vision.parts.reader import MIN_CONFIDENCE, PartsReader, TableReading
+from vision.parts.renderer import TableRenderer, TableScene, random_table_scene
+from vision.parts.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS
+from vision.peg_disk.settle import SettlingFilter
 
 SEEDS = 900_000
 SIZES = ((1280, 720), (1920, 1080))

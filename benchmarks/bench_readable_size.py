@@ -25,9 +25,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogtable.commands.sim import MIN_READABLE_SIDE
-from vision.geometry import PEGS, BoardGeometry, Position, start_position
-from vision.reader import BoardReader
-from vision.renderer import Renderer, random_scene
+from vision.peg_disk.geometry import PEGS, BoardGeometry, Position, start_position
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import Renderer, random_scene
 
 SIZES = ("640x480", "560x420", "533x400", "480x360", "427x320", "320x240", "160x120")
 

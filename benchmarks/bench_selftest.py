@@ -41,8 +41,8 @@ from cogtable.sheet_tiling import PAPER_CHOICES, tile_pages
 from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator import Simulator
 from hardware.profile import load_profile
-from vision.board_sheet import annotated_sheet
-from vision.geometry import BoardGeometry
+from vision.peg_disk.geometry import BoardGeometry
+from vision.peg_disk.sheet import annotated_sheet
 
 
 class CountingPerson(SimulatedPerson):

@@ -5,7 +5,7 @@ By default it takes under two minutes (few frames per condition: a quick look);
 ``--long`` reads eight times as many frames (the figures to quote), and
 ``--quick`` is a smoke run.
 
-Conditions (issue 16): for every condition of :mod:`vision.scene_conditions`
+Conditions (issue 16): for every condition of :mod:`vision.peg_disk.scene_conditions`
 (tilted camera with cogs standing 3-6 mm up, a hand over one marker, clipped
 light and glints, drifted white balance, bright metal pins, heavy JPEG, a bump's
 motion blur, a hand over the pegs, stronger glare), at 1280x720 and 1920x1080, in the tuning
@@ -47,11 +47,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.calibration import learn
-from vision.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
-from vision.reader import BoardReader
-from vision.renderer import HeldCog, Look, Renderer, random_hand, random_lamp, random_scene
-from vision.scene_conditions import (
+from vision.peg_disk.calibration import learn
+from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import HeldCog, Look, Renderer, random_hand, random_lamp, random_scene
+from vision.peg_disk.scene_conditions import (
     CONDITIONS,
     HELD_OUT,
     TUNING,
@@ -60,7 +60,7 @@ from vision.scene_conditions import (
     calibration_scene,
     look_of,
 )
-from vision.settle import SettlingFilter
+from vision.peg_disk.settle import SettlingFilter
 
 SEEDS = 900_000
 SIZES = ((640, 480), (1280, 720), (1920, 1080))

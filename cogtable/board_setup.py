@@ -1,8 +1,8 @@
 """The table profile's board and camera settings, as the vision pipeline wants them.
 
 ``hardware`` and ``vision`` never import each other; this is where the
-profile's ``[board]`` section becomes a :class:`vision.geometry.BoardGeometry`
-and ``camera.calibration`` becomes a loaded :class:`vision.calibration.Calibration`.
+profile's ``[board]`` section becomes a :class:`vision.peg_disk.geometry.BoardGeometry`
+and ``camera.calibration`` becomes a loaded :class:`vision.peg_disk.calibration.Calibration`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 from cogtable.errors import UserError
 from hardware.profile import Profile
-from vision.calibration import Calibration, CalibrationError
-from vision.geometry import BoardGeometry
-from vision.letters import LetterClassifier
+from vision.parts.letters import LetterClassifier
+from vision.peg_disk.calibration import Calibration, CalibrationError
+from vision.peg_disk.geometry import BoardGeometry
 
 
 def board_geometry(profile: Profile) -> BoardGeometry:

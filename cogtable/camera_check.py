@@ -13,8 +13,8 @@ Distances in the advice assume a lens of :data:`ASSUMED_FOV_DEG` across the
 frame (most USB cameras and the Pi camera are 60-75 degrees): they are a
 first guess, said as "about".
 
->>> from vision.renderer import Camera, Renderer, Scene
->>> from vision.geometry import start_position
+>>> from vision.peg_disk.renderer import Camera, Renderer, Scene
+>>> from vision.peg_disk.geometry import start_position
 >>> frame, _ = Renderer().render(Scene(start_position(), (960, 540), Camera(fill=0.9)), 1)
 >>> check = check_frame(frame)
 >>> check.seen_ids, check.good, check.advice
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.geometry import BoardGeometry
 from vision.markers import project
-from vision.reader import OK, BoardReader, Reading
+from vision.peg_disk.geometry import BoardGeometry
+from vision.peg_disk.reader import OK, BoardReader, Reading
 from vision.sharpness import BLUR_LIMIT
 
 ASSUMED_FOV_DEG = 70.0

@@ -19,7 +19,7 @@ import numpy as np
 
 from cogtable.errors import UserError
 from cogtable.files import write_file
-from vision.overlay import png_bytes
+from vision.peg_disk.overlay import png_bytes
 
 log = logging.getLogger(__name__)
 

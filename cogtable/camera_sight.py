@@ -3,14 +3,14 @@
 Three kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
 
 - ``peg-disk``: the Kogworks disk, read peg by peg by
-  :class:`vision.reader.BoardReader` and settled as one board;
+  :class:`vision.peg_disk.reader.BoardReader` and settled as one board;
 - ``parts``: printed parts (the C.O.G. board and mats), each with its own
-  markers, read together by :class:`vision.parts.PartsReader` and settled
+  markers, read together by :class:`vision.parts.reader.PartsReader` and settled
   part by part, so a hand over one mat holds back only that mat: a part that
   settles with a change sends the table every part's latest committed
   reading (:class:`BoardSettled`), once every part has been committed once.
 
-- ``cards``: the card mat, read by :class:`vision.cards.CardReader` and
+- ``cards``: the card mat, read by :class:`vision.cards.reader.CardReader` and
   settled as one mat (:class:`CardsSight`): a committed reading sends the
   table region name -> zone -> (face-up tag ids, face-down count).
 
@@ -31,11 +31,11 @@ import numpy as np
 from cogtable.adapters.base import CameraRegion
 from cogtable.camera_picture import CameraPicture
 from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
-from vision.cards import CardMatReading
-from vision.overlay import draw_parts_reading, draw_reading
-from vision.parts import TableReading
-from vision.reader import NO_CAMERA
-from vision.settle import BoardState, SettleStatus, SettlingFilter
+from vision.cards.reader import CardMatReading
+from vision.parts.reader import TableReading
+from vision.peg_disk.overlay import draw_parts_reading, draw_reading
+from vision.peg_disk.reader import NO_CAMERA
+from vision.peg_disk.settle import BoardState, SettleStatus, SettlingFilter
 
 
 class Offer(Protocol):

@@ -31,7 +31,7 @@ from typing import Any
 
 from cogtable.errors import UserError
 from cogtable.files import read_text
-from vision.card_tags import check_card_id
+from vision.cards.tags import check_card_id
 
 DECK_GAMES = ("commissars", "cookie")
 """The games whose cards carry tags."""

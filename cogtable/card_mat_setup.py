@@ -2,7 +2,7 @@
 
 ``hardware`` and ``vision`` never import each other; this is where the
 profile's :class:`hardware.profile.CardsProfile` becomes a
-:class:`vision.card_mat.CardMatLayout` (like :mod:`cogtable.board_setup` for the board).
+:class:`vision.cards.mat.CardMatLayout` (like :mod:`cogtable.board_setup` for the board).
 
 >>> from hardware.profile import load_profile
 >>> mat = card_mat(load_profile())
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from cogtable.errors import UserError
 from hardware.profile import Profile
-from vision.card_mat import CardMatLayout, CardZone, standard_mat
+from vision.cards.mat import CardMatLayout, CardZone, standard_mat
 from vision.layout import Marker
 
 

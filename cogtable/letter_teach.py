@@ -1,6 +1,6 @@
 """Teaching the letter classifier the owner's own tiles (``cogtable calibrate cog --teach``).
 
-The classifier (:class:`vision.letters.LetterClassifier`) is trained on glyphs
+The classifier (:class:`vision.parts.letters.LetterClassifier`) is trained on glyphs
 rendered in several fonts; a table owner's tiles are printed in their own.
 The teach step asks for the 26 letters laid face up, upright, in a printed
 order on the first player's mat (A-H on row 1 from the left, I-P on row 2,
@@ -23,8 +23,8 @@ import numpy as np
 
 from cogtable.errors import UserError
 from vision.layout import LETTERS, PartLayout
-from vision.letters import CELL_SIDE, CROP_SIDE, MIN_CONFIDENCE, LetterClassifier
-from vision.parts import PartReading, PartsReader, TableReading
+from vision.parts.letters import CELL_SIDE, CROP_SIDE, MIN_CONFIDENCE, LetterClassifier
+from vision.parts.reader import PartReading, PartsReader, TableReading
 
 TEACH_PART = "mat1"
 TEACH_ORDER: tuple[tuple[str, str], ...] = tuple(

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from cogtable.errors import UserError
-from vision.overlay import png_bytes
+from vision.peg_disk.overlay import png_bytes
 
 POINTS_PER_INCH = 72.0
 

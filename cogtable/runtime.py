@@ -7,7 +7,7 @@ the LED renderers, and the producers that feed the queue:
 
 - the camera thread: frames from the profile's camera (``synthetic``: the mock
   world, drawn by vision's renderer) go through vision's
-  :class:`~vision.reader.BoardReader` and :class:`~vision.settle.SettlingFilter`;
+  :class:`~vision.peg_disk.reader.BoardReader` and :class:`~vision.peg_disk.settle.SettlingFilter`;
   a committed (or re-settled) position becomes :class:`BoardSettled`, a board
   that starts moving or is covered :class:`BoardUnsettled`, and a camera that
   goes or comes back ``PartStatus("camera", ...)``;
@@ -76,8 +76,8 @@ from firmware_bridge.simulator import Simulator, SimulatorError
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
 from hardware.leds import Frame, GpioSeatLeds, Renderer
 from hardware.profile import Profile, pico_buttons
-from vision.letters import LetterClassifier
-from vision.reader import BoardReader
+from vision.parts.letters import LetterClassifier
+from vision.peg_disk.reader import BoardReader
 from vision.sources import CameraSource, PiCameraSource, SourceError, open_source
 
 log = logging.getLogger(__name__)
@@ -538,7 +538,7 @@ class Runtime:
 
     def _cards_reader(self, regions: Sequence[CameraRegion]) -> Any:
         """The card reader for the profile's card mat."""
-        from vision.cards import CardReader
+        from vision.cards.reader import CardReader
 
         return CardReader(card_mat(self.profile))
 
@@ -548,7 +548,7 @@ class Runtime:
 
     def _parts_reader(self, regions: Sequence[CameraRegion]) -> Any:
         """The printed-parts reader for the regions' layouts (letters: the default classifier)."""
-        from vision.parts import PartsReader  # the letter classifier trains on first use
+        from vision.parts.reader import PartsReader  # the letter classifier trains on first use
 
         layouts = [region.layout for region in regions if region.layout is not None]
         return PartsReader(layouts, classifier=self.letters or letter_classifier(self.profile))

@@ -713,7 +713,7 @@ def _settled_frame(profile: Profile) -> np.ndarray | None:
 def _checked(profile: Profile, frame: np.ndarray) -> SelfTestStep:
     """What :func:`cogtable.camera_check.check_frame` says of the frame, with its advice."""
     from cogtable.camera_check import check_frame
-    from vision.reader import BoardReader
+    from vision.peg_disk.reader import BoardReader
 
     try:
         calibration = camera_calibration(profile)

@@ -25,7 +25,7 @@ from cogtable.adapters.base import TableAdapter, is_public
 from cogtable.card_mat_setup import card_mat
 from games.core import CHANCE, Request, State
 from hardware.profile import Profile
-from vision.card_mat import CardMatLayout
+from vision.cards.mat import CardMatLayout
 
 Route = Literal["camera", "dice", "console"]
 SHOWN_LABELS = 40

@@ -43,8 +43,8 @@ from hardware.profile import (
     parse_profile,
     pico_buttons,
 )
-from vision.geometry import start_position
-from vision.renderer import Camera, Renderer, Scene
+from vision.peg_disk.geometry import start_position
+from vision.peg_disk.renderer import Camera, Renderer, Scene
 
 PROFILE = load_profile()
 RED_CONFIRM = TableButton(0, "confirm", "pico", 0)

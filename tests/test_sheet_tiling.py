@@ -29,11 +29,11 @@ from cogtable.sheet_tiling import (
     tile_pages,
 )
 from hardware.profile import load_profile
-from vision.board_sheet import PEG_SAMPLE_MM, RIM_BAND_MM, annotated_sheet
-from vision.geometry import PEGS, BoardGeometry, board_to_sheet_pixels
 from vision.markers import MarkerDetector, project
-from vision.overlay import print_sheet
-from vision.reader import OK, BoardReader
+from vision.peg_disk.geometry import PEGS, BoardGeometry, board_to_sheet_pixels
+from vision.peg_disk.overlay import print_sheet
+from vision.peg_disk.reader import OK, BoardReader
+from vision.peg_disk.sheet import PEG_SAMPLE_MM, RIM_BAND_MM, annotated_sheet
 
 DPI = 60.0
 SCALE = DPI / MM_PER_INCH
@@ -210,7 +210,7 @@ def test_the_modules_examples_run() -> None:
     import doctest
 
     from cogtable import sheet_tiling
-    from vision import board_sheet
+    from vision.peg_disk import sheet as board_sheet
 
     for module in (sheet_tiling, board_sheet):
         result = doctest.testmod(module)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.geometry import BoardGeometry
+from vision.peg_disk.geometry import BoardGeometry
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 DETECT_WIDTH = 800

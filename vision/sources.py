@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.exposure import LOCK_AFTER_S, ExposureLock, lock_picamera2, lock_v4l2
-from vision.geometry import Position, start_position
+from vision.peg_disk.geometry import Position, start_position
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 MAX_CAMERA_INDEX = 255
@@ -325,7 +325,7 @@ class SyntheticSource:
     def __init__(
         self, position: Position | None = None, seed: int = 0, size: tuple[int, int] = (640, 480)
     ) -> None:
-        from vision.renderer import Renderer, random_scene
+        from vision.peg_disk.renderer import Renderer, random_scene
 
         self.position = position or start_position()
         self.hand = None

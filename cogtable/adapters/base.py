@@ -47,11 +47,11 @@ RESPOND_PULSE_S: Final = 1.2
 ReaderKind = Literal["peg-disk", "parts", "cards"]
 """The vision readers a camera region may name (the runtime picks the sight by it)."""
 PEG_DISK: Final[ReaderKind] = "peg-disk"
-"""The Kogworks peg disk: 55 pegs read by colour (:mod:`vision.reader`)."""
+"""The Kogworks peg disk: 55 pegs read by colour (:mod:`vision.peg_disk.reader`)."""
 PRINTED_PARTS: Final[ReaderKind] = "parts"
-"""Printed parts with their own markers and places (:mod:`vision.parts`)."""
+"""Printed parts with their own markers and places (:mod:`vision.parts.reader`)."""
 CARD_MAT: Final[ReaderKind] = "cards"
-"""A card mat: tagged cards per zone (:mod:`vision.cards`)."""
+"""A card mat: tagged cards per zone (:mod:`vision.cards.reader`)."""
 
 VerdictKind = Literal[
     "in-sync", "move", "choose", "take-back", "lifted", "illegal", "out-of-sync", "nothing"

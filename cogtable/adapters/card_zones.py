@@ -3,7 +3,7 @@
 The card mat's sight (:class:`cogtable.camera_sight.CardsSight`) commits a
 reading as ``{region: {zone name: (face-up tag ids, face-down count)}}``;
 tests and the mock hand over the same position, or the zone readings
-themselves (:class:`vision.cards.ZoneReading`). :func:`zones_of` turns any of
+themselves (:class:`vision.cards.reader.ZoneReading`). :func:`zones_of` turns any of
 these into :class:`ZoneSeen` per zone, or None when the observation is not a
 card-mat position at all (the adapter then waits for the camera).
 

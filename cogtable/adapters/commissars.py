@@ -65,7 +65,7 @@ from games.commissars.tasks import DiscardCards, Flip, Intercept
 from games.core import CHANCE, Action, Event, Request, State
 from hardware.leds import SOLID, Frame, blink, pulse, scale
 from hardware.profile import Profile
-from vision.card_mat import CardMatLayout
+from vision.cards.mat import CardMatLayout
 
 CAMERA_NOTE = "the camera reads no cards: plays and draws come from the console"
 PHASE_LEVELS: Mapping[str, float] = {"discard": 0.35, "propaganda": 0.65, "action": 1.0}

@@ -1,6 +1,6 @@
 """Cogs and Commissars cards as the camera sees them on the card mat, and which it has counted.
 
-The mat (:mod:`vision.card_mat`): each seat's zone holds that seat's draw
+The mat (:mod:`vision.cards.mat`): each seat's zone holds that seat's draw
 deck (face down) and discard pile (face up, only its top card seen); the
 centre zone is the stack, cards laid face up, the newest on top. Whose card a
 tag is comes from the shipped tag data (``games/commissars/card_tags.toml``):
@@ -34,7 +34,7 @@ from cogtable.adapters.card_zones import ZoneSeen, zones_of
 from cogtable.card_decks import CardTag, load_deck
 from games.commissars.state import CommissarsState
 from games.core import Action
-from vision.card_mat import CardMatLayout
+from vision.cards.mat import CardMatLayout
 
 CardKey = tuple[int, str]
 """A card as the engine counts it: (owner seat, card name)."""

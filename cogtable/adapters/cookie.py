@@ -86,7 +86,7 @@ from games.cookie.bighunt import BigHuntState
 from games.cookie.common import CookieState
 from games.core import Action, Event, Request, State
 from hardware.leds import SOLID, Frame, blink, flash, pulse, scale
-from vision.card_mat import CardMatLayout
+from vision.cards.mat import CardMatLayout
 
 CAMERA_NOTE = "the camera reads no cards: deals, reveals and cards come from the console"
 REVEAL_PULSE_S = 0.6

@@ -1,6 +1,6 @@
 """The Cookie's cards as the camera sees them: a settled card-mat reading, by seat.
 
-The card reader (:mod:`vision.cards`) reports, per zone of the card mat, the
+The card reader (:mod:`vision.cards.reader`) reports, per zone of the card mat, the
 tag ids lying face up and how many card backs lie face down (read as typed
 zones by :mod:`cogtable.adapters.card_zones`, shared with every card-mat
 game). This module turns that into what the Cookie adapter reasons about: per seat, the
@@ -13,10 +13,10 @@ plays the first set, "red set"), so a Sword lying in P3's zone whose tag
 belongs to P1's set is P1's Sword aimed at P3. Role cards and Reference
 cards belong to nobody.
 
-Which zone is whose: the mat's :class:`vision.card_mat.CardZone` says it
+Which zone is whose: the mat's :class:`vision.cards.mat.CardZone` says it
 (``seat``, from 1); zones without a seat (the centre stack) are the table's.
 
->>> from vision.card_mat import standard_mat
+>>> from vision.cards.mat import standard_mat
 >>> seen = read_cards({"seat1": ((206,), 1), "centre": ((), 1)}, standard_mat(4), 4)
 >>> seen.seats[0].face_up, seen.seats[0].backs, seen.centre.backs
 (frozenset({Card(name='Sword', owner=0, kind='set')}), 1, 1)
@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from cogtable.adapters.card_zones import zones_of
 from cogtable.card_decks import CardTag, load_deck
-from vision.card_mat import CardMatLayout
+from vision.cards.mat import CardMatLayout
 
 CardKind = Literal["set", "role", "reference"]
 ROLE_PREFIX = "Role: "
@@ -133,7 +133,7 @@ def read_cards(observation: Any, mat: CardMatLayout, players: int) -> CookieCard
     """The settled reading as Cookie cards; None when it holds no reading of the mat.
 
     ``observation`` is the card mat's settled position (zone name -> (face-up
-    tag ids, face-down count), as :meth:`vision.cards.CardMatReading.position`
+    tag ids, face-down count), as :meth:`vision.cards.reader.CardMatReading.position`
     gives it), possibly under the region's name (``{"cards": {...}}``): read
     by :func:`cogtable.adapters.card_zones.zones_of`, as every card-mat game reads it.
     """

@@ -30,9 +30,9 @@ from cogtable.printing import write_pages
 from cogtable.sheet_tiling import FULL, PAPER_CHOICES, PAPERS, tile_pages
 from games.kogworks.board import BASES, ROW_COL, TOP, peg_name
 from hardware.profile import ProfileError, load_profile
-from vision.board_sheet import FixedWheel, SheetNotes, annotated_sheet
 from vision.layout import PartLayout
 from vision.part_sheet import draw_part
+from vision.peg_disk.sheet import FixedWheel, SheetNotes, annotated_sheet
 from vision.stickers import MM_PER_INCH, map_page, sticker_pages
 
 NAME = "board"

@@ -15,11 +15,11 @@ from cogtable.files import Output, check_output, write_files
 from cogtable.letter_teach import TEACH_TEXT, teach, teach_scene_frames
 from cogtable.service.install import installed_profile
 from hardware.profile import ProfileError, load_profile
-from vision.calibration import CalibrationError, learn
-from vision.geometry import BoardGeometry, start_position
-from vision.letters import LetterClassifier
-from vision.overlay import draw_parts_reading, draw_reading, png_bytes
-from vision.reader import BoardReader
+from vision.parts.letters import LetterClassifier
+from vision.peg_disk.calibration import CalibrationError, learn
+from vision.peg_disk.geometry import BoardGeometry, start_position
+from vision.peg_disk.overlay import draw_parts_reading, draw_reading, png_bytes
+from vision.peg_disk.reader import BoardReader
 from vision.sources import SourceError, open_source
 
 NAME = "calibrate"

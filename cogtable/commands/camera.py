@@ -21,9 +21,9 @@ from cogtable.camera_check import CameraCheck, check_frame
 from cogtable.errors import UserError
 from cogtable.files import check_output, write_file
 from hardware.profile import ProfileError, load_profile
-from vision.calibration import Calibration, CalibrationError
-from vision.overlay import draw_reading, png_bytes
-from vision.reader import BoardReader
+from vision.peg_disk.calibration import Calibration, CalibrationError
+from vision.peg_disk.overlay import draw_reading, png_bytes
+from vision.peg_disk.reader import BoardReader
 from vision.sources import SourceError, open_source
 
 NAME = "camera"

@@ -25,9 +25,9 @@ from cogtable.errors import UserError
 from cogtable.printing import write_pages
 from cogtable.sheet_tiling import FULL, PAPER_CHOICES, PAPERS, tile_pages
 from hardware.profile import ProfileError, load_profile
-from vision.card_mat import CardMatLayout
-from vision.card_sheet import StickerSpec, draw_mat, sticker_pages
-from vision.card_tags import FAMILY_NAME
+from vision.cards.mat import CardMatLayout
+from vision.cards.sheet import StickerSpec, draw_mat, sticker_pages
+from vision.cards.tags import FAMILY_NAME
 from vision.stickers import MM_PER_INCH
 from vision.stickers import sticker_pages as marker_pages
 

@@ -66,8 +66,8 @@ from cogtable.sensing import Sensors
 from games.core import new_game
 from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
-from vision.card_mat import standard_mat
-from vision.letters import LetterClassifier
+from vision.cards.mat import standard_mat
+from vision.parts.letters import LetterClassifier
 
 NAME = "sim"
 HELP = "Play whole games on the mock table: simulated people, camera, Pico and LEDs."

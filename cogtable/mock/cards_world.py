@@ -7,7 +7,7 @@ in, and whether the camera is plugged in. One camera frame per
 ``actors`` (the simulated people) acting once per tick.
 
 Two cameras look at it: :class:`RenderedCardsCamera` draws every frame with
-:mod:`vision.card_renderer` (the reader must find the mat by its markers and
+:mod:`vision.cards.renderer` (the reader must find the mat by its markers and
 every tag); :class:`TruthCardsCamera` hands over the reading a perfect camera
 and reader would make, for long runs. Both go through the same settling.
 """
@@ -24,12 +24,12 @@ from typing import Any
 import numpy as np
 
 from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
-from vision.card_mat import CARD_SIZE_MM, CardMatLayout, CardZone
-from vision.card_renderer import CardRenderer, LaidCard, random_card_scene
-from vision.card_tags import check_card_id
-from vision.cards import CardMatReading, ZoneReading
-from vision.reader import NO_CAMERA, OK
-from vision.renderer import Hand
+from vision.cards.mat import CARD_SIZE_MM, CardMatLayout, CardZone
+from vision.cards.reader import CardMatReading, ZoneReading
+from vision.cards.renderer import CardRenderer, LaidCard, random_card_scene
+from vision.cards.tags import check_card_id
+from vision.peg_disk.reader import NO_CAMERA, OK
+from vision.peg_disk.renderer import Hand
 
 SLOT_GAP_MM = 6.0
 """Space between neighbouring cards laid in a zone."""

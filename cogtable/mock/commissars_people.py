@@ -43,7 +43,7 @@ from games.commissars.actions import Choose, Discard, EndPhase, Pass, Play, TopC
 from games.commissars.state import CommissarsState
 from games.commissars.tasks import Flip, Search
 from games.core import CHANCE, Action, replay
-from vision.card_mat import CENTRE
+from vision.cards.mat import CENTRE
 
 FORGET_FRAMES = 10
 """How long someone who forgot to pass takes to remember."""

@@ -49,7 +49,7 @@ from games.cookie.bighunt import BigHuntState
 from games.cookie.common import CookieState
 from games.cookie.hunt import HuntState
 from games.core import CHANCE, Action, replay
-from vision.card_mat import CENTRE
+from vision.cards.mat import CENTRE
 
 FORGET_FRAMES = 12
 """How long someone who forgot to press "I looked" takes to remember."""

@@ -26,9 +26,8 @@ import numpy as np
 
 from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
 from vision.layout import EMPTY, PartLayout
-from vision.parts import OK, PartReading, TableReading
-from vision.renderer import Hand
-from vision.table_renderer import (
+from vision.parts.reader import OK, PartReading, TableReading
+from vision.parts.renderer import (
     PartPose,
     TableRenderer,
     TableScene,
@@ -36,7 +35,8 @@ from vision.table_renderer import (
     part_to_table,
     random_table_scene,
 )
-from vision.tiles import HELD_OUT_FONTS
+from vision.parts.tiles import HELD_OUT_FONTS
+from vision.peg_disk.renderer import Hand
 
 Contents = dict[str, dict[str, str]]
 """Part name -> place name -> label (empty places may be left out)."""

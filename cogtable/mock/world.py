@@ -26,9 +26,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from vision.geometry import PEGS, BoardGeometry, Position, start_position
-from vision.reader import OK, Reading
-from vision.renderer import Hand, Renderer, random_scene
+from vision.peg_disk.geometry import PEGS, BoardGeometry, Position, start_position
+from vision.peg_disk.reader import OK, Reading
+from vision.peg_disk.renderer import Hand, Renderer, random_scene
 
 Peg = tuple[int, int]
 FRAME_SECONDS = 0.1

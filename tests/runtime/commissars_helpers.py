@@ -27,7 +27,7 @@ from games.commissars.table_mode import unseen_draws_record
 from games.core import Action, State
 from hardware.leds import Frame
 from tests.runtime.neutral_helpers import FrameLog, make_table, play_until
-from vision.card_mat import standard_mat
+from vision.cards.mat import standard_mat
 
 MAT = standard_mat(6)
 CAMERA = Sensors(card_mat=MAT)

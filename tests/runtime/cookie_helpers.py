@@ -25,7 +25,7 @@ from games.cookie.common import CookieState
 from games.core import Action
 from hardware.leds import Frame
 from tests.runtime.neutral_helpers import FrameLog, make_table
-from vision.card_mat import CardMatLayout, standard_mat
+from vision.cards.mat import CardMatLayout, standard_mat
 
 MAT = standard_mat(6)
 CAMERA = Sensors(card_mat=MAT)

@@ -10,8 +10,8 @@ from cogtable.board_setup import board_geometry, calibration_path, camera_calibr
 from cogtable.cli import main
 from cogtable.errors import UserError
 from hardware.profile import default_profile_path, load_profile
-from vision.calibration import Calibration
-from vision.geometry import BoardGeometry
+from vision.peg_disk.calibration import Calibration
+from vision.peg_disk.geometry import BoardGeometry
 
 MOCK = default_profile_path().read_text(encoding="utf-8")
 

@@ -11,9 +11,9 @@ from cogtable.camera_picture import PICTURE_NAME, CameraPicture
 from cogtable.camera_sight import CameraPart, PegSight
 from cogtable.cli import main
 from cogtable.service.runner import StatusWriter
-from vision.geometry import start_position
-from vision.reader import BoardReader
-from vision.renderer import Camera, Renderer, Scene
+from vision.peg_disk.geometry import start_position
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import Camera, Renderer, Scene
 
 
 class Clock:

@@ -14,7 +14,7 @@ import pytest
 from cogtable.card_decks import load_deck, owner_deck, parse_deck
 from cogtable.cli import main
 from cogtable.errors import UserError
-from vision.card_tags import BACK_ID, family
+from vision.cards.tags import BACK_ID, family
 from vision.markers import dictionary
 
 

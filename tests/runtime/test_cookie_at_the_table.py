@@ -50,7 +50,7 @@ from tests.runtime.cookie_helpers import (
     sample,
 )
 from tests.runtime.neutral_helpers import colours_of, lit_seats, make_table
-from vision.card_mat import standard_mat
+from vision.cards.mat import standard_mat
 
 COLOURS = colours_of(load_profile())
 FIRST_TURN = {0: "Sword", 1: "Cookie", 2: "Shield", 3: "Blue"}

@@ -14,7 +14,7 @@ from cogtable.errors import UserError
 from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach, teach_scene_frames
 from cogtable.mock.parts_world import PartsWorld
 from hardware.profile import load_profile
-from vision.letters import LetterClassifier
+from vision.parts.letters import LetterClassifier
 
 LAYOUTS = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]
 

@@ -24,7 +24,7 @@ from cogtable.service.waiting import WAITING, WaitingLeds, waiting_frame
 from hardware.leds import Frame
 from hardware.profile import load_profile
 from tests.service.conftest import camera_less_profile
-from vision.calibration import Calibration
+from vision.peg_disk.calibration import Calibration
 
 ROOT = Path(__file__).resolve().parents[2]
 GIVE_UP_S = 90.0

@@ -1,6 +1,6 @@
 """The card mat: rendered, read back, covered by hands, with a marker hidden, settled.
 
-Frames come from :mod:`vision.card_renderer` on seeds 70_000+ (never used to
+Frames come from :mod:`vision.cards.renderer` on seeds 70_000+ (never used to
 tune the reader) at 1280x720, where a tag's module is about three pixels of
 the camera (a harder case than the 1080p table).
 """
@@ -12,8 +12,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.card_mat import CardMatLayout, CardZone, standard_mat
-from vision.card_renderer import (
+from vision.cards.mat import CardMatLayout, CardZone, standard_mat
+from vision.cards.reader import CardReader
+from vision.cards.renderer import (
     CardScene,
     LaidCard,
     MatPose,
@@ -21,13 +22,12 @@ from vision.card_renderer import (
     random_card_scene,
     render_cards,
 )
-from vision.card_tags import BACK_ID
-from vision.cards import CardReader
+from vision.cards.tags import BACK_ID
 from vision.layout import Marker
 from vision.markers import project
-from vision.reader import NO_BOARD, NO_CAMERA
-from vision.renderer import TABLE_BGR, Hand
-from vision.settle import BoardState, SettlingFilter
+from vision.peg_disk.reader import NO_BOARD, NO_CAMERA
+from vision.peg_disk.renderer import TABLE_BGR, Hand
+from vision.peg_disk.settle import BoardState, SettlingFilter
 
 SIZE = (1280, 720)
 MAT = standard_mat(4)
@@ -172,18 +172,18 @@ def test_the_card_modules_examples_run() -> None:
 
     import cogtable.card_decks
     import cogtable.card_mat_setup
-    import vision.card_mat
-    import vision.card_renderer
-    import vision.card_sheet
-    import vision.card_tags
-    import vision.cards
+    import vision.cards.mat
+    import vision.cards.reader
+    import vision.cards.renderer
+    import vision.cards.sheet
+    import vision.cards.tags
 
     modules = (
-        vision.card_tags,
-        vision.card_mat,
-        vision.card_sheet,
-        vision.card_renderer,
-        vision.cards,
+        vision.cards.tags,
+        vision.cards.mat,
+        vision.cards.sheet,
+        vision.cards.renderer,
+        vision.cards.reader,
         cogtable.card_decks,
         cogtable.card_mat_setup,
     )

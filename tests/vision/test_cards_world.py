@@ -8,9 +8,9 @@ from cogtable.adapters.base import CameraRegion
 from cogtable.camera_sight import CameraPart, CardsSight
 from cogtable.inputs import BoardSettled, BoardUnsettled, PartStatus
 from cogtable.mock.cards_world import CardsWorld
-from vision.card_mat import standard_mat
-from vision.cards import CardReader
-from vision.settle import BoardState, SettlingFilter
+from vision.cards.mat import standard_mat
+from vision.cards.reader import CardReader
+from vision.peg_disk.settle import BoardState, SettlingFilter
 
 MAT = standard_mat(4)
 SIZE = (1280, 720)

@@ -13,11 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import letter_features
-from vision import letters as letters_module
 from vision.layout import LETTERS, STAR, TILE_LABELS, WILD
-from vision.letter_features import INK_VIEW, TILE_VIEW
-from vision.letters import (
+from vision.parts import letter_features
+from vision.parts import letters as letters_module
+from vision.parts.letter_features import INK_VIEW, TILE_VIEW
+from vision.parts.letters import (
     CROP_SIDE,
     MAX_TURN_DEG,
     MIN_CONFIDENCE,
@@ -26,7 +26,7 @@ from vision.letters import (
     seen_views,
     synthetic_crops,
 )
-from vision.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TRAINING_FONTS, Font, draw_tile
+from vision.parts.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TRAINING_FONTS, Font, draw_tile
 
 
 @pytest.fixture(scope="module")
@@ -433,5 +433,5 @@ def test_a_broken_cache_file_is_ignored(tmp_path: Path) -> None:
 def test_the_cache_is_keyed_by_the_training_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
     first = letters_module.cache_path()
     assert letters_module.recipe_hash() in first.name
-    monkeypatch.setattr(letters_module, "_RECIPE_MODULES", ("letters",))
+    monkeypatch.setattr(letters_module, "_RECIPE_MODULES", ("parts/letters",))
     assert letters_module.cache_path() != first

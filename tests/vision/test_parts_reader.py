@@ -1,6 +1,6 @@
 """The printed parts (a C.O.G.-like board and four mats): print, render, read, settle.
 
-Frames come from :mod:`vision.table_renderer` on seeds 60_000+ (never used to
+Frames come from :mod:`vision.parts.renderer` on seeds 60_000+ (never used to
 tune the reader). Letters are read by the real default classifier; the
 structure tests (cover, markers, bad frames, settling) use a fake one that
 calls every face-up tile an "A", since they check no letter.
@@ -25,12 +25,9 @@ from tests.vision.part_layouts import (
 )
 from vision.layout import LETTERS, PartLayout
 from vision.markers import dictionary, project
-from vision.overlay import draw_parts_reading
 from vision.part_sheet import PAPER_BGR, draw_part, sheet_matrix
-from vision.parts import BAD_FRAME, NO_BOARD, NO_CAMERA, PartsReader, TableReading
-from vision.renderer import Camera, Hand, Sensor
-from vision.settle import BoardState, SettlingFilter
-from vision.table_renderer import (
+from vision.parts.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, PartsReader, TableReading
+from vision.parts.renderer import (
     TableRenderer,
     TableScene,
     part_to_table,
@@ -39,7 +36,10 @@ from vision.table_renderer import (
     table_homography,
     true_homographies,
 )
-from vision.tiles import HELD_OUT_FONTS, TRAINING_FONTS
+from vision.parts.tiles import HELD_OUT_FONTS, TRAINING_FONTS
+from vision.peg_disk.overlay import draw_parts_reading
+from vision.peg_disk.renderer import Camera, Hand, Sensor
+from vision.peg_disk.settle import BoardState, SettlingFilter
 
 SEEDS = 60_000
 LAYOUTS = table_layouts()
@@ -244,7 +244,7 @@ def test_pawns_sharing_a_space_are_all_named() -> None:
 def _hand_over(scene: TableScene, part: str, at: tuple[float, float], size=(1280, 720)) -> Hand:
     """A hand over point ``at`` (mm) of ``part``, its arm reaching out away from the table's middle.
 
-    (A hand's arm direction is in the picture, as :class:`vision.renderer.Hand` has it.)
+    (A hand's arm direction is in the picture, as :class:`vision.peg_disk.renderer.Hand` has it.)
     """
     layout, pose = next((layout, pose) for layout, pose in scene.parts if layout.name == part)
     centre = (part_to_table(layout, pose) @ np.array([at[0], at[1], 1.0]))[:2]
@@ -396,7 +396,9 @@ def test_the_table_renders_deterministically_and_pieces_keep_their_spot() -> Non
 def test_the_examples_in_the_parts_modules_run() -> None:
     import doctest
 
-    from vision import part_colours, part_sheet, table_renderer
+    from vision import part_sheet
+    from vision.parts import colours as part_colours
+    from vision.parts import renderer as table_renderer
 
     for module in (part_colours, part_sheet, table_renderer):
         assert doctest.testmod(module).failed == 0, module.__name__

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
-from vision.calibration import Calibration, CalibrationError, dark_centres, learn
-from vision.geometry import BoardGeometry, start_position
 from vision.markers import project
-from vision.reader import BoardReader
-from vision.renderer import Hand, Renderer, Scene, random_scene
+from vision.peg_disk.calibration import Calibration, CalibrationError, dark_centres, learn
+from vision.peg_disk.geometry import BoardGeometry, start_position
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import Hand, Renderer, Scene, random_scene
 
 
 def _start_frames(count: int = 2) -> list[np.ndarray]:
@@ -125,7 +125,7 @@ def test_a_few_noisy_rim_points_do_not_spoil_a_frame() -> None:
 
 
 def test_metal_pins_are_learned_as_bright_centres() -> None:
-    from vision.scene_conditions import METAL_PINS_LOOK, calibration_scene
+    from vision.peg_disk.scene_conditions import METAL_PINS_LOOK, calibration_scene
 
     renderer = Renderer(look=METAL_PINS_LOOK)
     calibration = learn([renderer.render(calibration_scene((960, 540)), 1)[0]])
@@ -142,7 +142,7 @@ def test_a_file_without_centres_reads_as_dark_pins_and_hubs(tmp_path: Path) -> N
 
 
 def test_the_reader_follows_a_slow_drift_but_never_far_from_calibration() -> None:
-    from vision.reader import ADAPT_LIMIT
+    from vision.peg_disk.reader import ADAPT_LIMIT
 
     frame = _start_frames(1)[0]
     reader = BoardReader()

@@ -10,8 +10,8 @@ import pytest
 
 from cogtable.camera_check import ALL_GOOD, check_frame
 from cogtable.cli import main
-from vision.geometry import start_position
-from vision.renderer import Camera, Hand, Lighting, Renderer, Scene, Sensor
+from vision.peg_disk.geometry import start_position
+from vision.peg_disk.renderer import Camera, Hand, Lighting, Renderer, Scene, Sensor
 
 RENDERER = Renderer()
 SIZE = (1280, 720)

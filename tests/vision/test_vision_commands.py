@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from cogtable.cli import main
-from vision.calibration import Calibration
-from vision.geometry import BoardGeometry
 from vision.markers import MarkerDetector
+from vision.peg_disk.calibration import Calibration
+from vision.peg_disk.geometry import BoardGeometry
 
 
 @pytest.mark.parametrize("dpi", [72, 150])
@@ -51,8 +51,8 @@ def test_calibrate_end_to_end_with_the_synthetic_camera(tmp_path: Path, capsys) 
 
 
 def test_calibrate_from_one_image_with_the_default_frames(tmp_path: Path, capsys) -> None:
-    from vision.geometry import start_position
-    from vision.renderer import Camera, Renderer, Scene
+    from vision.peg_disk.geometry import start_position
+    from vision.peg_disk.renderer import Camera, Renderer, Scene
 
     image = tmp_path / "start.png"
     frame, _ = Renderer().render(Scene(start_position(), (960, 540), Camera(tilt_deg=8)), 1)

@@ -11,10 +11,16 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from vision.calibration import learn
-from vision.reader import BoardReader
-from vision.renderer import Look, Renderer
-from vision.scene_conditions import CONDITIONS, HELD_OUT, TUNING, calibration_scene, look_of
+from vision.peg_disk.calibration import learn
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import Look, Renderer
+from vision.peg_disk.scene_conditions import (
+    CONDITIONS,
+    HELD_OUT,
+    TUNING,
+    calibration_scene,
+    look_of,
+)
 
 SEEDS = 800_000
 SIZE = (1280, 720)
@@ -72,8 +78,8 @@ def test_glare_never_commits_a_wrong_peg() -> None:
 def test_a_bumped_frame_whose_markers_are_found_is_refused_as_blurred() -> None:
     from dataclasses import replace
 
-    from vision.reader import BAD_FRAME
-    from vision.renderer import Sensor
+    from vision.peg_disk.reader import BAD_FRAME
+    from vision.peg_disk.renderer import Sensor
 
     renderer, reader = _set(look_of(CONDITIONS["plain"], TUNING))
     scene = CONDITIONS["plain"].scene(np.random.default_rng(SEEDS + 77), SIZE)
@@ -88,8 +94,8 @@ def test_a_bumped_frame_whose_markers_are_found_is_refused_as_blurred() -> None:
 def test_glints_on_the_rim_are_local_not_something_over_the_board() -> None:
     from dataclasses import replace
 
-    from vision.geometry import BoardGeometry
-    from vision.renderer import Glare
+    from vision.peg_disk.geometry import BoardGeometry
+    from vision.peg_disk.renderer import Glare
 
     renderer, reader = _set(look_of(CONDITIONS["plain"], TUNING))
     scene = CONDITIONS["plain"].scene(np.random.default_rng(SEEDS + 91), SIZE)

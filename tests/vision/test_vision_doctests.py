@@ -11,10 +11,10 @@ import pytest
 @pytest.mark.parametrize(
     "name",
     [
-        "vision.parallax",
+        "vision.peg_disk.parallax",
         "vision.sharpness",
-        "vision.scene_conditions",
-        "vision.renderer",
+        "vision.peg_disk.scene_conditions",
+        "vision.peg_disk.renderer",
         "cogtable.camera_check",
     ],
 )

@@ -12,12 +12,12 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.calibration import learn
-from vision.geometry import PEGS, BoardGeometry
 from vision.markers import project
-from vision.reader import VEILS, BoardReader, centre_in_sight, veiled
-from vision.renderer import Glare, Renderer
-from vision.scene_conditions import CONDITIONS, calibration_scene
+from vision.peg_disk.calibration import learn
+from vision.peg_disk.geometry import PEGS, BoardGeometry
+from vision.peg_disk.reader import VEILS, BoardReader, centre_in_sight, veiled
+from vision.peg_disk.renderer import Glare, Renderer
+from vision.peg_disk.scene_conditions import CONDITIONS, calibration_scene
 
 SEEDS = 820_000
 SIZE = (1280, 720)

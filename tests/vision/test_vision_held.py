@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
-from vision.geometry import LABELS, PEG_INDEX, PEGS
-from vision.reader import MIN_CONFIDENCE, BoardReader
-from vision.renderer import HeldCog, Scene, random_scene
-from vision.settle import BoardState, SettlingFilter
+from vision.peg_disk.geometry import LABELS, PEG_INDEX, PEGS
+from vision.peg_disk.reader import MIN_CONFIDENCE, BoardReader
+from vision.peg_disk.renderer import HeldCog, Scene, random_scene
+from vision.peg_disk.settle import BoardState, SettlingFilter
 
 SEEDS = HELD_OUT + 700
 

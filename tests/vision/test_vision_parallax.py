@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.geometry import BoardGeometry, start_position
-from vision.parallax import Parallax, fit_parallax, hub_offsets, search_offsets, spread_choice
-from vision.reader import BoardReader
-from vision.renderer import Camera, Renderer, Scene, camera_homography
+from vision.peg_disk.geometry import BoardGeometry, start_position
+from vision.peg_disk.parallax import (
+    Parallax,
+    fit_parallax,
+    hub_offsets,
+    search_offsets,
+    spread_choice,
+)
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import Camera, Renderer, Scene, camera_homography
 
 GEOMETRY = BoardGeometry()
 
@@ -77,8 +83,8 @@ def test_a_steady_camera_keeps_its_parallax_and_a_moved_one_finds_it_again() -> 
 def test_a_parallax_found_under_a_hand_is_not_kept_once_the_hand_has_left() -> None:
     from dataclasses import replace
 
-    from vision.renderer import random_hand
-    from vision.scene_conditions import CONDITIONS
+    from vision.peg_disk.renderer import random_hand
+    from vision.peg_disk.scene_conditions import CONDITIONS
 
     rng = np.random.default_rng(1_100_002)
     scene = CONDITIONS["tall cogs"].scene(rng, (1280, 720))

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
-from vision.geometry import PEGS, BoardGeometry, start_position
 from vision.markers import QUICK_SIDE, MarkerDetector, project
-from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, BoardReader
-from vision.renderer import Camera, Scene, random_scene
+from vision.peg_disk.geometry import PEGS, BoardGeometry, start_position
+from vision.peg_disk.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, BoardReader
+from vision.peg_disk.renderer import Camera, Scene, random_scene
 
 READER = BoardReader()
 
@@ -87,7 +87,7 @@ def test_two_covered_markers_are_no_board_naming_both() -> None:
 
 
 def test_a_hand_over_the_board_marks_the_frame_covered() -> None:
-    from vision.renderer import Hand
+    from vision.peg_disk.renderer import Hand
 
     scene = replace(Scene(start_position()), hand=Hand((0.0, 20.0), 60.0))
     reading = READER.read(RENDERER.render(scene, 4)[0])

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import BAD_FRAME, NO_CAMERA, BoardReader
+from vision.peg_disk.reader import BAD_FRAME, NO_CAMERA, BoardReader
 from vision.sources import (
     CameraSource,
     ImageFolderSource,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.geometry import LABELS, PEGS, Position, start_position
-from vision.renderer import Renderer
+from vision.peg_disk.geometry import LABELS, PEGS, Position, start_position
+from vision.peg_disk.renderer import Renderer
 
 HELD_OUT = 50_000
 """First seed of the test range; tuning used seeds below 10_000."""

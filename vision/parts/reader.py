@@ -9,22 +9,22 @@ from sample points projected into the frame and read in one bilinear pass:
   :func:`vision.part_sheet.draw_part`) shows its colour under this frame's
   light: a smooth surface fitted to it gives the local paper colour at every
   place, so each place is compared with the paper right around it (the
-  Kogworks reader's rim, :mod:`vision.reader`). Bare print that is not paper
+  Kogworks reader's rim, :mod:`vision.peg_disk.reader`). Bare print that is not paper
   (an arm, its shadow) marks the part as covered;
 - tile places: each sample point votes for the colour it is nearest to (the
   place's own empty print, a tile's cream face or its ink, a tile's back, a
-  star token: :mod:`vision.part_colours`), which says empty, face up, face
+  star token: :mod:`vision.parts.colours`), which says empty, face up, face
   down ("wild") or star; every face-up tile of the frame is then cut out
   (the cell spanning the central 32 of 48 pixels) and given to the letter
   classifier in one batch;
 - cog spaces: the colour of the cog body, or the bare print;
 - pawn spaces: which pawn colours cover enough of the space;
-- die places: the face the die shows (:mod:`vision.part_dice`).
+- die places: the face the die shows (:mod:`vision.parts.dice`).
 
 A place that matches nothing well is read with low confidence; several such
 places, or bare print that is not paper, mean something lies over the part.
-:class:`PartReading` has the attributes of :class:`vision.reader.Reading`, so
-one :class:`~vision.settle.SettlingFilter` per part settles it.
+:class:`PartReading` has the attributes of :class:`vision.peg_disk.reader.Reading`, so
+one :class:`~vision.peg_disk.settle.SettlingFilter` per part settles it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ import numpy as np
 
 from vision.layout import EMPTY, PartLayout, Place, pawn_label
 from vision.markers import project
-from vision.part_colours import (
+from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
+from vision.part_sheet import PAPER_BGR, draw_part, quiet_zone, sheet_matrix
+from vision.parts.colours import (
     LOG_PAPER,
     TILE_CLASSES,
     Palette,
@@ -49,10 +51,9 @@ from vision.part_colours import (
     tile_palette,
     vote,
 )
-from vision.part_dice import DieLook, DieReader
-from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
-from vision.part_sheet import PAPER_BGR, draw_part, quiet_zone, sheet_matrix
-from vision.reader import (
+from vision.parts.dice import DieLook, DieReader
+from vision.parts.tiles import REFERENCE_LOOK, TileLook
+from vision.peg_disk.reader import (
     BAD_FRAME,
     LUMINANCE_WEIGHT,
     NO_BOARD,
@@ -62,7 +63,6 @@ from vision.reader import (
     SHADED_LUMINANCE_WEIGHT,
     check_frame,
 )
-from vision.tiles import REFERENCE_LOOK, TileLook
 
 BGR = tuple[int, int, int]
 
@@ -169,7 +169,7 @@ REFERENCE = PartsLook()
 
 @dataclass(frozen=True)
 class PartReading:
-    """What one frame shows of one part: the attributes of :class:`vision.reader.Reading`.
+    """What one frame shows of one part: the attributes of :class:`vision.peg_disk.reader.Reading`.
 
     ``labels`` and ``confidence`` follow ``places`` (the part's read places in
     layout order); a label is ``""`` for an empty place. ``features`` are the
@@ -254,7 +254,7 @@ class TableReading:
 
 
 class LetterReader(Protocol):
-    """The letter classifier the reader needs (:class:`vision.letters.LetterClassifier`)."""
+    """The letter classifier the reader needs (:class:`vision.parts.letters.LetterClassifier`)."""
 
     def classify(self, crops: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]: ...
 
@@ -263,9 +263,9 @@ class PartsReader:
     """Reads the parts of one table (a board, mats) from frames; see the module docstring.
 
     ``classifier`` reads the letters of face-up tiles (default: the default
-    :class:`vision.letters.LetterClassifier`, built on first use).
+    :class:`vision.parts.letters.LetterClassifier`, built on first use).
     ``letter_floor`` is the classifier's own confidence threshold (default:
-    :data:`vision.letters.MIN_CONFIDENCE`): a letter read with less makes its
+    :data:`vision.parts.letters.MIN_CONFIDENCE`): a letter read with less makes its
     place uncertain. With ``remember_letters`` a tile that has not changed
     since its letter was read keeps it (see :class:`_LetterMemory`); a die that
     looks as in the last frame keeps its reading.
@@ -293,7 +293,7 @@ class PartsReader:
     def classifier(self) -> LetterReader:
         """The letter classifier (the default one, built on first use, when none was given)."""
         if self._classifier is None:
-            from vision.letters import LetterClassifier
+            from vision.parts.letters import LetterClassifier
 
             self._classifier = LetterClassifier.default()
         return self._classifier
@@ -302,7 +302,7 @@ class PartsReader:
     def letter_floor(self) -> float:
         """The classifier's confidence threshold."""
         if self._letter_floor is None:
-            from vision import letters
+            from vision.parts import letters
 
             self._letter_floor = float(letters.MIN_CONFIDENCE)
         return self._letter_floor
@@ -324,7 +324,7 @@ class PartsReader:
         """(part, place) -> the classifier's crop (48, 48, 3) of each face-up tile in a frame.
 
         What the letter classifier is given, for the teach step (the owner's
-        own tiles: :meth:`vision.letters.LetterClassifier.teach`) and for
+        own tiles: :meth:`vision.parts.letters.LetterClassifier.teach`) and for
         benchmarks. A bad frame gives none.
         """
         image, _problem = check_frame(frame)

@@ -1,15 +1,15 @@
 """The synthetic camera for a card mat: the mat, tagged cards face up, card backs, hands.
 
-Seeded and deterministic, like :mod:`vision.table_renderer` (whose camera
+Seeded and deterministic, like :mod:`vision.parts.renderer` (whose camera
 framing, hands, light and sensor it reuses): the mat is drawn by
-:func:`vision.card_sheet.draw_mat` and laid, turned, on a wooden table; each
+:func:`vision.cards.sheet.draw_mat` and laid, turned, on a wooden table; each
 card (a white face with a coloured art panel and its tag sticker, or the
 printed back) lies on it where the scene says, turned, with a drop shadow;
 the table is warped once into the picture; hands, light, blur, noise and
 JPEG follow. The composed table is cached per scene, so a still table costs
 mostly the warp and the sensor.
 
->>> from vision.card_mat import standard_mat
+>>> from vision.cards.mat import standard_mat
 >>> mat = standard_mat(4)
 >>> scene = CardScene(mat, (LaidCard(150, 85, 7, "Propaganda"), LaidCard(340, 245, None)))
 >>> render_cards(scene, (640, 360), seed=1).shape
@@ -27,11 +27,10 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.card_mat import CARD_SIZE_MM, CardMatLayout
-from vision.card_sheet import STICKER_MM, draw_back, draw_mat, draw_sticker
+from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
+from vision.cards.sheet import STICKER_MM, draw_back, draw_mat, draw_sticker
 from vision.part_sheet import sheet_matrix
-from vision.renderer import TABLE_BGR, Camera, Hand, Lighting, Sensor
-from vision.table_renderer import (
+from vision.parts.renderer import (
     _bgra,
     _draw_hand,
     _exposed,
@@ -41,6 +40,7 @@ from vision.table_renderer import (
     _stamp,
     table_homography,
 )
+from vision.peg_disk.renderer import TABLE_BGR, Camera, Hand, Lighting, Sensor
 
 TABLE_MARGIN_MM = 70.0
 """Bare table around the mat in a scene."""

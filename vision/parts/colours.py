@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.part_sheet import PAPER_BGR
-from vision.tiles import TileLook
+from vision.parts.tiles import TileLook
 
 DARK_FLOOR = 0.08
 """Colour ratios to the paper below about this are pressed together (see :func:`compressed`)."""
@@ -57,7 +57,7 @@ def relative_to(values: np.ndarray, paper_log: np.ndarray) -> np.ndarray:
 def squared_distances(values: np.ndarray, prototypes: np.ndarray, weight: float) -> np.ndarray:
     """(N, K) squared distances of relative colours (N, 3) to prototypes (K, 3).
 
-    The distance of :func:`vision.reader.colour_distance`: hue counts fully,
+    The distance of :func:`vision.peg_disk.reader.colour_distance`: hue counts fully,
     overall brightness by ``weight`` (shadows change it, paint does not).
     """
     plain = _norm2(values)[:, None] + _norm2(prototypes)[None] - 2 * (values @ prototypes.T)

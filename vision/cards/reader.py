@@ -8,10 +8,10 @@ One frame is read in four steps:
 2. the mat alone is warped to a top-down grey view at :data:`TAG_PX_PER_MM`,
    where a tag's 3.5 mm module is about four pixels whatever the camera;
    ``cv2.aruco`` finds the square candidates there and
-   :class:`vision.card_tags.TagDecoder` reads their ids: one search finds
-   face-up tags and card backs (:data:`~vision.card_tags.BACK_ID`);
+   :class:`vision.cards.tags.TagDecoder` reads their ids: one search finds
+   face-up tags and card backs (:data:`~vision.cards.tags.BACK_ID`);
 3. the mat is also warped small (:data:`COVER_PX_PER_MM`) in colour and
-   compared with its known print (:func:`vision.card_sheet.draw_mat`) under a
+   compared with its known print (:func:`vision.cards.sheet.draw_mat`) under a
    smooth light fitted to it: every blob of not-mat must be explained by the
    cards read in it (a blob with no tag, or larger than its tagged cards
    could be, is something else: a hand, a card half covered, a card whose tag
@@ -20,11 +20,11 @@ One frame is read in four steps:
    blob reaches is doubtful, and a large one means the mat is covered.
 
 A doubtful zone is never guessed at: the settling filter
-(:class:`vision.settle.SettlingFilter`, which reads :meth:`CardMatReading.position`
+(:class:`vision.peg_disk.settle.SettlingFilter`, which reads :meth:`CardMatReading.position`
 and :meth:`CardMatReading.uncertain_places`) waits until it is clear.
 
->>> from vision.card_mat import standard_mat
->>> from vision.card_renderer import CardScene, LaidCard, render_cards
+>>> from vision.cards.mat import standard_mat
+>>> from vision.cards.renderer import CardScene, LaidCard, render_cards
 >>> mat = standard_mat(4)
 >>> frame = render_cards(CardScene(mat, (LaidCard(150, 85, 7, "Propaganda"),
 ...                                      LaidCard(340, 245, None))), (1280, 720))
@@ -42,13 +42,13 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.card_mat import CARD_SIZE_MM, CardMatLayout
-from vision.card_sheet import TAG_MM, draw_mat
-from vision.card_tags import BACK_ID, MODULES, TagDecoder, candidate_finder, detector_parameters
+from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
+from vision.cards.sheet import TAG_MM, draw_mat
+from vision.cards.tags import BACK_ID, MODULES, TagDecoder, candidate_finder, detector_parameters
 from vision.markers import project
 from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
 from vision.part_sheet import sheet_matrix
-from vision.reader import NO_BOARD, NO_CAMERA, OK, check_frame
+from vision.peg_disk.reader import NO_BOARD, NO_CAMERA, OK, check_frame
 
 TAG_PX_PER_MM = 1.2
 """Scale of the top-down view the tags are looked for in: a 3.5 mm module is 4.2 pixels."""
@@ -57,7 +57,7 @@ COVER_PX_PER_MM = 0.25
 LOG_OFFSET = 8.0
 """Colours are compared as log(value + this): a dark channel's noise does not look like change."""
 TAG_SIZE_TOLERANCE = 0.35
-"""A tag whose side is off :data:`vision.card_sheet.TAG_MM` by more than this share is refused."""
+"""A tag whose side is off :data:`vision.cards.sheet.TAG_MM` by more than this share is refused."""
 CHROMA_LIMIT = 0.22
 """A pixel whose hue moved this far (log units) from the mat's print under the fitted light
 is not mat."""
@@ -110,7 +110,7 @@ class CardMatReading:
     ``zones`` maps each zone's name to its :class:`ZoneReading` (empty when
     the mat was not read); ``covered`` is True when something large that is
     not a card lies over the mat; ``missing_markers`` names the mat markers
-    not seen. The other attributes are what :class:`vision.settle.SettlingFilter`
+    not seen. The other attributes are what :class:`vision.peg_disk.settle.SettlingFilter`
     reads (a status, labels, confidences, motion features, the homography).
     """
 

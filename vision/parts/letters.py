@@ -2,7 +2,7 @@
 
 The part reader decides that a place holds a face-up tile and cuts a 48 px
 crop centred on it (the cell spanning the central 32 px); this module says
-which letter it is. Each crop is seen two ways (:mod:`vision.letter_features`:
+which letter it is. Each crop is seen two ways (:mod:`vision.parts.letter_features`:
 the letter centred on its ink and centred on its tile's face, each turned
 upright, as gradient histograms), and two classifiers read each view:
 
@@ -31,7 +31,7 @@ face-centred view reads E surely). The caller commits a reading only when every
 tile reaches :data:`MIN_CONFIDENCE`.
 
 No model is stored: :meth:`LetterClassifier.default` trains on synthetic crops
-(:func:`synthetic_crops`, fonts :data:`vision.tiles.TRAINING_FONTS`) once per
+(:func:`synthetic_crops`, fonts :data:`vision.parts.tiles.TRAINING_FONTS`) once per
 process, in a few seconds; :meth:`LetterClassifier.teach` adds the owner's own
 tiles, and :meth:`~LetterClassifier.to_dict` keeps them for a calibration file.
 
@@ -54,7 +54,7 @@ import cv2
 import numpy as np
 
 from vision.layout import LETTERS, STAR, WILD
-from vision.letter_crops import (
+from vision.parts.letter_crops import (
     CELL_SIDE,
     CROP_SIDE,
     DEFAULT_EFFECTS,
@@ -62,8 +62,8 @@ from vision.letter_crops import (
     degraded,
     synthetic_crops,
 )
-from vision.letter_features import FEATURE_SIZE, VIEWS, SeenViews, seen_views
-from vision.tiles import TRAINING_FONTS
+from vision.parts.letter_features import FEATURE_SIZE, VIEWS, SeenViews, seen_views
+from vision.parts.tiles import TRAINING_FONTS
 
 __all__ = [
     "CELL_SIDE",
@@ -614,7 +614,13 @@ def _training_rows(
     return features, np.repeat(labels, VIEWS), views.turns.reshape(-1)
 
 
-_RECIPE_MODULES = ("letters", "letter_features", "letter_crops", "tiles", "layout")
+_RECIPE_MODULES = (
+    "parts/letters",
+    "parts/letter_features",
+    "parts/letter_crops",
+    "parts/tiles",
+    "layout",
+)
 """The modules whose source makes the default classifier (with the numpy and OpenCV versions)."""
 
 
@@ -622,7 +628,7 @@ def recipe_hash() -> str:
     """A hash of everything the default classifier is trained from: its code and libraries."""
     digest = hashlib.sha256(f"{np.__version__} {cv2.__version__}".encode())
     for module in _RECIPE_MODULES:
-        digest.update((Path(__file__).parent / f"{module}.py").read_bytes())
+        digest.update((Path(__file__).parents[1] / f"{module}.py").read_bytes())
     return digest.hexdigest()[:20]
 
 

@@ -8,9 +8,9 @@ import zlib
 import cv2
 import numpy as np
 
-from vision.geometry import BoardGeometry, board_to_sheet_pixels
 from vision.markers import marker_image, project
-from vision.reader import MIN_CONFIDENCE, Reading
+from vision.peg_disk.geometry import BoardGeometry, board_to_sheet_pixels
+from vision.peg_disk.reader import MIN_CONFIDENCE, Reading
 
 DRAW_BGR = {None: (255, 255, 255), "red": (0, 0, 255), "blue": (255, 80, 0), "gold": (0, 215, 255)}
 MM_PER_INCH = 25.4
@@ -143,7 +143,7 @@ UNSURE_BGR = (0, 0, 255)
 
 
 def draw_parts_reading(frame: np.ndarray, table_reading, layouts) -> np.ndarray:
-    """The frame with what was read of each printed part (:mod:`vision.parts`).
+    """The frame with what was read of each printed part (:mod:`vision.parts.reader`).
 
     Every place is outlined where its part's homography puts it, with its
     label in its top-left corner (``.`` for an empty place, ``W`` a tile face
@@ -151,7 +151,7 @@ def draw_parts_reading(frame: np.ndarray, table_reading, layouts) -> np.ndarray:
     confidence; markers found are outlined green; each part's status and
     message, and the frame's, are written at the top left.
     """
-    from vision.parts import MIN_CONFIDENCE as PART_MIN_CONFIDENCE
+    from vision.parts.reader import MIN_CONFIDENCE as PART_MIN_CONFIDENCE
 
     image = frame.copy()
     lines = [table_reading.status + (f": {table_reading.message}" if table_reading.message else "")]

@@ -16,7 +16,7 @@ learns which). A cog held above a peg is larger, off-centre and blurred, so
 its hub is not where the peg is: it is read with low confidence. Cog tops stand
 above the board, so a tilted camera sees them displaced; the hubs of a few cogs
 show where, and cogs are sampled on the plane of their tops
-(:mod:`vision.parallax`). Clipped channels are bounds, not colours, and glints
+(:mod:`vision.peg_disk.parallax`). Clipped channels are bounds, not colours, and glints
 (points saturated in every channel) are left out. Under glare a saturated pixel
 is unknown: a peg clipped white where the board around it is not has no known
 colour, a clipped channel never argues against a hub or a glint on the rim (a
@@ -33,9 +33,9 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
-from vision.geometry import PEGS, BoardGeometry, Position
 from vision.markers import MIN_MARKERS, MarkerDetector, project
-from vision.parallax import (
+from vision.peg_disk.geometry import PEGS, BoardGeometry, Position
+from vision.peg_disk.parallax import (
     MIN_HUB_CONTRAST,
     Parallax,
     fit_parallax,
@@ -44,7 +44,7 @@ from vision.parallax import (
     search_offsets,
     spread_choice,
 )
-from vision.parallax import (
+from vision.peg_disk.parallax import (
     NONE as NO_PARALLAX,
 )
 from vision.sharpness import BLUR_LIMIT, edge_width
@@ -576,10 +576,10 @@ def _remap(image: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
 
 
 class BoardReader:
-    """Reads frames of one board with one calibration (see :mod:`vision.calibration`)."""
+    """Reads frames of one board with one calibration (see :mod:`vision.peg_disk.calibration`)."""
 
     def __init__(self, geometry: BoardGeometry | None = None, calibration=None) -> None:
-        from vision.calibration import Calibration
+        from vision.peg_disk.calibration import Calibration
 
         self.geometry = geometry or (calibration.geometry if calibration else BoardGeometry())
         self.calibration = calibration or Calibration.reference(self.geometry)
@@ -694,7 +694,7 @@ class BoardReader:
 
         Pegs are first sampled on the board plane; the pegs that look like
         cogs are then sampled again on the plane of the cog tops (see
-        :mod:`vision.parallax`) when the hubs show where that is.
+        :mod:`vision.peg_disk.parallax`) when the hubs show where that is.
         """
         values = _remap(image, project(homography, self._points))
         if values is None:

@@ -8,7 +8,7 @@
   id and deck under the name. Stuck on the card face (or printed on a sleeve
   insert), it makes the card one the camera identifies.
 - :func:`draw_back`: the card back the camera counts (every back shows the
-  tag :data:`vision.card_tags.BACK_ID`).
+  tag :data:`vision.cards.tags.BACK_ID`).
 - :func:`sticker_pages`: every sticker of a deck to scale on A4 or Letter
   pages, in a grid with cut lines, a title and a 100 mm check bar.
 
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.card_mat import CARD_SIZE_MM, CardMatLayout, CardZone
-from vision.card_tags import BACK_ID, FAMILY_NAME, MODULES, tag_image
+from vision.cards.mat import CARD_SIZE_MM, CardMatLayout, CardZone
+from vision.cards.tags import BACK_ID, FAMILY_NAME, MODULES, tag_image
 from vision.markers import marker_image
 from vision.stickers import MARGIN_MM, MM_PER_INCH, _head
 

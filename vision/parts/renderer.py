@@ -1,9 +1,9 @@
 """The synthetic camera for a table of printed parts: a C.O.G. board, player mats, their pieces.
 
-Seeded and deterministic, like :mod:`vision.renderer` (whose camera, lighting
+Seeded and deterministic, like :mod:`vision.peg_disk.renderer` (whose camera, lighting
 and sensor it reuses): every part is drawn by :func:`vision.part_sheet.draw_part`
 and laid on a wooden table at its :class:`PartPose`; tiles (drawn by
-:func:`vision.tiles.draw_tile`), cogs, dice and pawns lie on its places with a
+:func:`vision.parts.tiles.draw_tile`), cogs, dice and pawns lie on its places with a
 drop shadow; the whole table is one texture, warped once into the picture;
 hands with their shadows, light gradients and casts, blur, noise and JPEG
 follow. A piece's small rotation and offset within its place come from the
@@ -36,8 +36,9 @@ import numpy as np
 from vision.layout import DIE_LABELS, EMPTY, STAR, TILE_LABELS, PartLayout, Place, pawn_colours
 from vision.markers import project
 from vision.part_sheet import PAPER_BGR, draw_part, sheet_matrix
-from vision.parts import REFERENCE, PartsLook
-from vision.renderer import (
+from vision.parts.reader import REFERENCE, PartsLook
+from vision.parts.tiles import TRAINING_FONTS, Font, draw_tile
+from vision.peg_disk.renderer import (
     SKIN_BGR,
     TABLE_BGR,
     Camera,
@@ -53,7 +54,6 @@ from vision.renderer import (
     _thick_line,
     framed,
 )
-from vision.tiles import TRAINING_FONTS, Font, draw_tile
 
 TILE_TURN_DEG = 20.0
 """Largest rotation of a tile or a star token within its place."""
@@ -596,7 +596,7 @@ def _bgra(colour: np.ndarray, alpha: np.ndarray) -> np.ndarray:
 def _draw_hand(image: np.ndarray, hand: Hand, homography: np.ndarray, rng) -> np.ndarray:
     """A skin-coloured palm, four fingers and an arm to the edge of the picture, with a shadow.
 
-    The Kogworks hand (:mod:`vision.renderer`), its centre in table mm.
+    The Kogworks hand (:mod:`vision.peg_disk.renderer`), its centre in table mm.
     """
     height, width = image.shape[:2]
     mask = np.zeros((height, width), np.float32)
@@ -622,7 +622,7 @@ def _draw_hand(image: np.ndarray, hand: Hand, homography: np.ndarray, rng) -> np
 
 
 def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
-    """Brightness, gradient, vignetting and cast of :mod:`vision.renderer`, on 8-bit pixels.
+    """Brightness, gradient, vignetting and cast of the peg disk renderer, on 8-bit pixels.
 
     The smooth gain is computed at 1/8 size and applied as a fixed-point
     (1/100) 8-bit factor: the same light, a fraction of the float work.
@@ -733,7 +733,7 @@ def random_table_scene(
 ) -> TableScene:
     """A scene of the parts laid out by :func:`arrange_parts` under a random camera, light, sensor.
 
-    The ranges are :func:`vision.renderer.random_scene`'s, with the camera
+    The ranges are :func:`vision.peg_disk.renderer.random_scene`'s, with the camera
     tilted at most ``max_tilt`` degrees and turned a few degrees (or upside
     down): it frames a table, not a disk; the light is dimmed where it would
     burn out the brightest tile. ``size`` is accepted for symmetry

@@ -1,4 +1,4 @@
-"""The Kogworks board sheet for people: :func:`vision.overlay.print_sheet` plus what a player reads.
+"""The Kogworks board sheet for people: `overlay.print_sheet` plus what a player reads.
 
 On top of the markers, disk and peg circles the camera needs, the sheet gets
 each peg's name in the game's notation (passed in: vision knows no game),
@@ -12,7 +12,7 @@ centre) and the bare rim between the cogs and the disk edge, which the reader
 takes as the board's colour. A peg's name sits inside its circle below those
 rings, where a cog standing on the peg hides it.
 
->>> from vision.geometry import PEGS
+>>> from vision.peg_disk.geometry import PEGS
 >>> notes = SheetNotes("Kogworks board", {peg: f"{peg[0] + 1}.{peg[1] + 1}" for peg in PEGS})
 >>> annotated_sheet(BoardGeometry(), 40, notes).shape
 (693, 693, 3)
@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.geometry import PEGS, ROWS, BoardGeometry, board_to_sheet_pixels
 from vision.markers import project
-from vision.overlay import print_sheet
+from vision.peg_disk.geometry import PEGS, ROWS, BoardGeometry, board_to_sheet_pixels
+from vision.peg_disk.overlay import print_sheet
 
 MM_PER_INCH = 25.4
 PEG_SAMPLE_MM = 8.5

@@ -1,7 +1,7 @@
 """The tag family printed on cards: AprilTag 36h11, and the one id reserved for card backs.
 
 A card the camera must identify carries a printed tag (a sticker or a sleeve
-insert, :mod:`vision.card_sheet`). The family is OpenCV's
+insert, :mod:`vision.cards.sheet`). The family is OpenCV's
 ``DICT_APRILTAG_36h11``:
 
 - 587 ids: the 186 Commissars cards (180 play cards, 6 leaders) and the 63

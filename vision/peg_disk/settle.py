@@ -7,11 +7,11 @@ markers, a lost camera) restarts the window. A shadow across the board (a
 lamp) is first treated as cover, and accepted once it has stayed put. Time
 comes from an injected clock, so tests run windows instantly.
 
-It settles any reading with the attributes of :class:`vision.reader.Reading`
+It settles any reading with the attributes of :class:`vision.peg_disk.reader.Reading`
 (:class:`SettleReading`): the Kogworks disk's, and each printed part's
-(:class:`vision.parts.PartReading`, one filter per part).
+(:class:`vision.parts.reader.PartReading`, one filter per part).
 
->>> from vision.reader import Reading
+>>> from vision.peg_disk.reader import Reading
 >>> times = iter([0.0, 0.1, 0.2, 0.35])
 >>> settle = SettlingFilter(window=0.3, clock=lambda: next(times))
 >>> [settle.update(Reading("no board", "markers not found: 2")).state.value for _ in range(1)]
@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.markers import project
-from vision.reader import BAD_FRAME, NO_BOARD, NO_CAMERA
+from vision.peg_disk.reader import BAD_FRAME, NO_BOARD, NO_CAMERA
 
 
 class BoardState(Enum):
@@ -43,8 +43,8 @@ class BoardState(Enum):
 
 
 class SettleReading(Protocol):
-    """What the filter needs of a reading (:class:`vision.reader.Reading` and
-    :class:`vision.parts.PartReading` have it)."""
+    """What the filter needs of a reading (:class:`vision.peg_disk.reader.Reading` and
+    :class:`vision.parts.reader.PartReading` have it)."""
 
     status: str
     message: str

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.layout import EMPTY, Place
 from vision.markers import project
-from vision.part_colours import (
+from vision.parts.colours import (
     MATCH_DISTANCE,
     lightness,
     relative_log,

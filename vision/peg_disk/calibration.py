@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
+from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
 
 FORMAT = "cogtable-vision-calibration"
 VERSION = 1
@@ -172,7 +172,7 @@ def learn(
     why when too few can be used, when a colour is missing from the layout, or
     when two colours look alike.
     """
-    from vision.reader import BoardReader
+    from vision.peg_disk.reader import BoardReader
 
     layout = layout or start_position()
     geometry = geometry or BoardGeometry()
@@ -231,7 +231,7 @@ def _from_features(
 
 
 def _check_separation(colours: dict[str, Colour]) -> None:
-    from vision.reader import colour_distance
+    from vision.peg_disk.reader import colour_distance
 
     names = list(colours)
     for i, a in enumerate(names):
@@ -261,7 +261,7 @@ def _neutral(geometry: BoardGeometry) -> Calibration:
 
 @lru_cache(maxsize=4)
 def _reference(geometry_json: str) -> Calibration:
-    from vision.renderer import Camera, Renderer, Scene
+    from vision.peg_disk.renderer import Camera, Renderer, Scene
 
     geometry = BoardGeometry.from_dict(json.loads(geometry_json))
     frame, _ = Renderer(geometry).render(Scene(start_position(), (960, 720), Camera(fill=0.92)))

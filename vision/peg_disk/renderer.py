@@ -27,8 +27,14 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.geometry import PEGS, BoardGeometry, Position, board_to_sheet_pixels, start_position
 from vision.markers import marker_image, project
+from vision.peg_disk.geometry import (
+    PEGS,
+    BoardGeometry,
+    Position,
+    board_to_sheet_pixels,
+    start_position,
+)
 
 COLOURS_BGR = {
     "red": (40, 45, 200),

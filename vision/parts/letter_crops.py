@@ -1,11 +1,11 @@
 """Synthetic crops of letter tiles as the part reader cuts them: to train and test the classifier.
 
 A crop is 48 px square, centred on a place, the place's cell spanning the
-central 32 px. It shows one tile drawn by :func:`vision.tiles.draw_tile`,
+central 32 px. It shows one tile drawn by :func:`vision.parts.tiles.draw_tile`,
 rotated, shifted and scaled, on a printed mat with grid lines and
 neighbouring tiles, seen through a camera (:class:`CameraEffects`).
 
->>> from vision.tiles import TRAINING_FONTS
+>>> from vision.parts.tiles import TRAINING_FONTS
 >>> crops = synthetic_crops(["A", "B"], TRAINING_FONTS, np.random.default_rng(1))
 >>> crops.shape, crops.dtype.name
 ((2, 48, 48, 3), 'uint8')
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.layout import LETTERS, STAR, WILD
-from vision.tiles import REFERENCE_LOOK, Font, TileLook, draw_tile
+from vision.parts.tiles import REFERENCE_LOOK, Font, TileLook, draw_tile
 
 CROP_SIDE = 48
 """A crop is this many pixels square, centred on the place."""

@@ -1,7 +1,7 @@
 """The look of a C.O.G. letter tile, a face-down tile and a star token, drawn as sprites.
 
 The synthetic table pastes these sprites onto the mats and the board, and the
-letter classifier (:mod:`vision.letters`) trains on them, so both see the same
+letter classifier (:mod:`vision.parts.letters`) trains on them, so both see the same
 tiles. A sprite is BGRA: the alpha channel is the shape (a rounded square tile,
 a round token), transparent outside it.
 

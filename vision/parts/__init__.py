@@ -1,0 +1,1 @@
+"""C.O.G.'s printed parts (board, player mats): tiles, letters, dice, pawns; reader, renderer."""

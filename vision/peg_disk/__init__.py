@@ -1,0 +1,1 @@
+"""The Kogworks peg disk: its geometry, sheet, calibration, reader, settling filter and renderer."""
