@@ -1,0 +1,451 @@
+"""Which position a still board shows: the explanation its still frames' evidence singles out.
+
+A reader never turns one frame into a move (DESIGN.md, "Reading the physical
+board"). Every frame gives per-place evidence (:class:`PlaceEvidence`: the log
+likelihood of each class at each place, and of "none of them": covered,
+unreadable). While the board is still and clear the frames are summed
+(:class:`StillEvidence`), so sensor noise averages out. The game is the prior:
+its adapter lists the few positions that can follow the committed one
+(:class:`Explanations`: the committed position, its legal successors, a
+take-back, physical mistakes and illegal moves), and :func:`decide` commits the
+one the summed evidence clearly singles out:
+
+- the best explanation is committed when it beats every other by at least
+  ``bound`` (nats of summed log likelihood); two explanations closer than
+  that are not committed (:attr:`DecisionKind.UNSURE`), and so an illegal
+  position as likely as a legal one never yields the legal one;
+- only the places where explanations differ weigh: a place no plausible
+  explanation changes needs no certainty of its own;
+- a place whose evidence clearly contradicts even the best explanation (by
+  ``place_bound``) is something no explanation foresaw (two cogs at once, a
+  cog knocked over): the board is then committed as it is seen,
+  :attr:`ExplanationKind.OTHER`, so the table can say it is out of sync, but
+  only when every place that makes it differ from the game is itself clear.
+
+Each frame can argue against a class at a place only so much: a class's
+likelihood is mixed with the place's "none of them" likelihood
+(:data:`OUTLIER_SHARE`), so one glint or a passing shadow cannot outweigh the
+other frames, and a place covered in a frame weighs for no explanation then.
+
+Game-neutral: places and classes are whatever a reader names (a peg and a cog
+colour, a tile slot and a letter, a card zone and a tag), and the adapter's
+explanations use the same names. :class:`StillBoardJudge` keeps the evidence
+of one still window for a settling filter (:mod:`vision.peg_disk.settle`).
+
+>>> import numpy as np
+>>> frame = PlaceEvidence(("a", "b"), ("empty", "cog"), np.array([[0.0, -9.0], [-1.0, -0.6]]))
+>>> still = StillEvidence()
+>>> for _ in range(3):
+...     still.add(frame)
+>>> game = Explanations({"a": "empty", "b": "empty"}, (Explanation(ExplanationKind.LEGAL, {}),))
+>>> decide(still, game, bound=5.0).kind.value, decide(still, game).position
+('commit', {'a': 'empty', 'b': 'empty'})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+Place = Hashable
+Label = Hashable
+
+OUTLIER_SHARE = 1e-3
+"""Prior share of frames in which a place shows none of its classes (a glint, a passing
+shadow): a class's per-frame likelihood is mixed with "none of them" at this share."""
+BOUND = 12.0
+"""Default: nats of summed log likelihood the best explanation must lead the runner-up by."""
+PLACE_BOUND = 12.0
+"""Default: nats by which a place must favour another class to contradict an explanation."""
+
+
+class ExplanationKind(Enum):
+    """What an explanation of a still board stands for."""
+
+    UNCHANGED = "unchanged"
+    """The game's position: nothing happened (in sync)."""
+    LEGAL = "legal"
+    """A legal successor of the game's position (a move made)."""
+    TAKE_BACK = "take-back"
+    """The position before the last move (the move taken back)."""
+    ILLEGAL = "illegal"
+    """A physical mistake or an illegal move: never to be mistaken for a legal one."""
+    AS_COMMITTED = "as committed"
+    """The board as last committed (it may be out of sync): nothing changed since."""
+    OTHER = "other"
+    """What the board clearly shows beyond every listed explanation: out of sync."""
+
+    @property
+    def legal(self) -> bool:
+        """True for the explanations the game accepts as they are."""
+        return self in (ExplanationKind.UNCHANGED, ExplanationKind.LEGAL, ExplanationKind.TAKE_BACK)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One position the still board may show: the places whose class differs from the base."""
+
+    kind: ExplanationKind
+    changes: Mapping[Place, Label]
+    name: str = ""
+    """In words, for messages ("+7.3", "the last move taken back")."""
+
+    def position(self, base: Mapping[Place, Label]) -> dict[Place, Label]:
+        """Every place's expected class."""
+        return {**base, **self.changes}
+
+
+@dataclass(frozen=True)
+class Explanations:
+    """What the adapter says may follow: the game's position (``base``, every place it
+    expects anything of) and the explanations, each as changes from it."""
+
+    base: Mapping[Place, Label]
+    options: Sequence[Explanation]
+
+
+@dataclass(frozen=True)
+class PlaceEvidence:
+    """One frame's evidence: per place and class, the log likelihood of what was seen.
+
+    ``log_likelihood`` is (places, classes); ``unseen`` (places,) is the log
+    likelihood of what was seen if the place showed none of the classes
+    (covered, a glint, unreadable; None: as unlikely as the least likely class
+    less 5 nats). Only differences between classes at a place matter.
+    """
+
+    places: tuple[Place, ...]
+    classes: tuple[Label, ...]
+    log_likelihood: np.ndarray
+    unseen: np.ndarray | None = None
+
+    def robust(self) -> np.ndarray:
+        """Per place and class, the log likelihood mixed with "none of them" (see module),
+        shifted so each place's best class is 0: (places, classes), every value <= 0."""
+        values = np.asarray(self.log_likelihood, dtype=np.float64)
+        unseen = values.min(axis=1) - 5.0 if self.unseen is None else np.asarray(self.unseen)
+        floor = unseen[:, None] + math.log(OUTLIER_SHARE)
+        mixed = np.logaddexp(values + math.log1p(-OUTLIER_SHARE), floor)
+        return mixed - mixed.max(axis=1, keepdims=True)
+
+    def unseen_places(self) -> tuple[Place, ...]:
+        """The places more likely to show none of the classes than any of them (covered)."""
+        if self.unseen is None:
+            return ()
+        hidden = np.asarray(self.unseen) > np.asarray(self.log_likelihood).max(axis=1)
+        return tuple(place for place, flag in zip(self.places, hidden, strict=True) if flag)
+
+
+@dataclass
+class StillEvidence:
+    """The evidence of one still window: per-frame robust log likelihoods, summed."""
+
+    total: np.ndarray | None = None
+    frames: int = 0
+    places: tuple[Place, ...] = ()
+    classes: tuple[Label, ...] = ()
+    last: PlaceEvidence | None = None
+
+    def add(self, evidence: PlaceEvidence) -> None:
+        """Add one still frame (a frame of other places or classes starts the sum afresh)."""
+        robust = evidence.robust()
+        if self.total is None or (evidence.places, evidence.classes) != (
+            self.places,
+            self.classes,
+        ):
+            self.places, self.classes = evidence.places, evidence.classes
+            self.total, self.frames = robust, 1
+        else:
+            self.total = self.total + robust
+            self.frames += 1
+        self.last = evidence
+
+    def clear(self) -> None:
+        """Forget every frame (the board moved, was covered, the camera was bumped)."""
+        self.total, self.frames, self.last = None, 0, None
+
+    def reading(self) -> dict[Place, Label]:
+        """Every place's most likely class over the window."""
+        if self.total is None:
+            return {}
+        best = self.total.argmax(axis=1)
+        return {place: self.classes[i] for place, i in zip(self.places, best, strict=True)}
+
+
+class DecisionKind(Enum):
+    """What the evidence of a still window allows."""
+
+    COMMIT = "commit"
+    UNSURE = "unsure"
+    """Two explanations are too close to tell apart (or a deciding place is unclear)."""
+    NO_EVIDENCE = "no evidence"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision on a still window.
+
+    ``explanation`` is what is committed (COMMIT) or leads (UNSURE);
+    ``position`` the committed position; ``runner_up`` the closest other
+    explanation and ``margin`` the lead over it (nats); ``deciding`` the
+    places that tell the two apart (UNSURE) or that make the board out of sync.
+    """
+
+    kind: DecisionKind
+    explanation: Explanation | None = None
+    position: dict[Place, Label] = field(default_factory=dict)
+    runner_up: Explanation | None = None
+    margin: float = 0.0
+    deciding: tuple[Place, ...] = ()
+
+    @property
+    def committed(self) -> bool:
+        """True when the window's board may be committed."""
+        return self.kind is DecisionKind.COMMIT
+
+    def message(self, noun: str = "place") -> str:
+        """Why nothing is committed, in words (empty when committed)."""
+        if self.kind is DecisionKind.COMMIT:
+            return ""
+        if self.kind is DecisionKind.NO_EVIDENCE:
+            return "waiting for the board to settle"
+        names = ", ".join(_place_name(place) for place in self.deciding[:6])
+        more = " ..." if len(self.deciding) > 6 else ""
+        plural = "s" if len(self.deciding) != 1 else ""
+        return f"cannot tell yet what the board shows: {noun}{plural} {names}{more}"
+
+
+def _place_name(place: Place) -> str:
+    if isinstance(place, tuple):
+        return ",".join(str(part) for part in place)
+    return str(place)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """Explanations as indices into one evidence layout (places, classes)."""
+
+    base: np.ndarray
+    """Per place of the evidence, the base class's index (-1: the base says nothing)."""
+    options: tuple[Explanation, ...]
+    owner: np.ndarray
+    """Per change (all options' changes in a row), the option it belongs to."""
+    rows: np.ndarray
+    columns: np.ndarray
+
+
+def _compile(
+    explanations: Explanations, places: tuple[Place, ...], classes: tuple[Label, ...]
+) -> _Compiled:
+    row_of = {place: i for i, place in enumerate(places)}
+    column_of = {label: i for i, label in enumerate(classes)}
+    base = np.full(len(places), -1)
+    for place, label in explanations.base.items():
+        if place in row_of:
+            base[row_of[place]] = _column(column_of, label)
+    owner, rows, columns, kept = [], [], [], []
+    seen: set[frozenset] = set()
+    for option in explanations.options:
+        changes = {p: c for p, c in option.changes.items() if explanations.base.get(p) != c}
+        key = frozenset(changes.items())
+        if key in seen:
+            continue  # the same position twice: the first names it
+        seen.add(key)
+        for place, label in changes.items():
+            if place in row_of:
+                owner.append(len(kept))
+                rows.append(row_of[place])
+                columns.append(_column(column_of, label))
+        kept.append(option)
+    return _Compiled(
+        base, tuple(kept), np.array(owner, int), np.array(rows, int), np.array(columns, int)
+    )
+
+
+def _column(column_of: Mapping[Label, int], label: Label) -> int:
+    if label not in column_of:
+        raise ValueError(f"an explanation expects {label!r}, which the reader cannot see")
+    return column_of[label]
+
+
+def decide(
+    evidence: StillEvidence,
+    explanations: Explanations | None,
+    committed: Mapping[Place, Label] | None = None,
+    *,
+    bound: float = BOUND,
+    place_bound: float = PLACE_BOUND,
+) -> Decision:
+    """Decide what the still window's board shows (see the module docstring).
+
+    ``committed`` is the board as last committed, which is itself an
+    explanation (:attr:`ExplanationKind.AS_COMMITTED`: nothing changed since,
+    even when that was out of sync). Without explanations every place needs
+    its own certainty (``place_bound``), as no game narrows what it may show.
+    """
+    if evidence.total is None:
+        return Decision(DecisionKind.NO_EVIDENCE)
+    places, classes, total = evidence.places, evidence.classes, evidence.total
+    explanations = _with_committed(explanations, committed)
+    before = committed if committed is not None else explanations.base
+    compiled = _compile(explanations, places, classes)
+    scores = _scores(total, compiled)
+    if not len(scores):
+        return _covered(_as_seen(evidence, {}, None, place_bound), evidence, before)
+    order = np.argsort(-scores, kind="stable")
+    first = compiled.options[order[0]]
+    position = _position(first, explanations.base, places)
+    leader = np.array([_index(classes, position.get(p)) for p in places])
+    contradicted = _contradicted(total, leader, place_bound)
+    if contradicted.any():
+        return _covered(_as_seen(evidence, position, first, place_bound), evidence, before)
+    if len(order) == 1:
+        decision = Decision(DecisionKind.COMMIT, first, position, None, math.inf)
+        return _covered(decision, evidence, before)
+    second = compiled.options[order[1]]
+    margin = float(scores[order[0]] - scores[order[1]])
+    if margin >= bound:
+        decision = Decision(DecisionKind.COMMIT, first, position, second, margin)
+        return _covered(decision, evidence, before)
+    other = _position(second, explanations.base, places)
+    deciding = tuple(p for p in places if position.get(p) != other.get(p))
+    return Decision(DecisionKind.UNSURE, first, position, second, margin, deciding)
+
+
+def _covered(
+    decision: Decision, evidence: StillEvidence, before: Mapping[Place, Label]
+) -> Decision:
+    """Never commit a change (from ``before``) at a place the window's latest frame shows
+    covered."""
+    if not decision.committed or evidence.last is None:
+        return decision
+    hidden = set(evidence.last.unseen_places())
+    changed = tuple(
+        p for p, label in decision.position.items() if p in hidden and before.get(p) != label
+    )
+    if not changed:
+        return decision
+    return dataclasses.replace(decision, kind=DecisionKind.UNSURE, deciding=changed)
+
+
+def _with_committed(
+    explanations: Explanations | None, committed: Mapping[Place, Label] | None
+) -> Explanations:
+    """The adapter's explanations and, when the board was committed, "nothing changed since"."""
+    base = dict(explanations.base) if explanations is not None else {}
+    options = list(explanations.options) if explanations is not None else []
+    if committed is not None:
+        if not base:
+            base = dict(committed)
+        changes = {p: c for p, c in committed.items() if base.get(p) != c}
+        options.append(Explanation(ExplanationKind.AS_COMMITTED, changes, "as committed"))
+    return Explanations(base, tuple(options))
+
+
+def _scores(total: np.ndarray, compiled: _Compiled) -> np.ndarray:
+    """Each option's summed log likelihood less the base's (only changes count)."""
+    known = compiled.base >= 0
+    base_of = np.where(known, total[np.arange(len(total)), np.maximum(compiled.base, 0)], 0.0)
+    deltas = total[compiled.rows, compiled.columns] - base_of[compiled.rows]
+    scores = np.bincount(compiled.owner, weights=deltas, minlength=len(compiled.options))
+    return scores
+
+
+def _position(option: Explanation, base: Mapping[Place, Label], places) -> dict[Place, Label]:
+    """The option's position over the evidence's places (the base says nothing: absent)."""
+    full = option.position(base)
+    return {place: full[place] for place in places if place in full}
+
+
+def _index(classes: tuple[Label, ...], label: Label) -> int:
+    return classes.index(label) if label in classes else -1
+
+
+def _contradicted(total: np.ndarray, expected: np.ndarray, place_bound: float) -> np.ndarray:
+    """Per place, True when the evidence favours another class than ``expected`` by
+    ``place_bound`` (a place the explanation says nothing of is never contradicted)."""
+    known = expected >= 0
+    at = total[np.arange(len(total)), np.maximum(expected, 0)]
+    return known & (total.max(axis=1) - at >= place_bound)
+
+
+def _as_seen(
+    evidence: StillEvidence,
+    position: dict[Place, Label],
+    leader: Explanation | None,
+    place_bound: float,
+) -> Decision:
+    """The board as seen where it contradicts the leading explanation (or everywhere, when
+    none): committed only if every place where it differs from the leader is clear."""
+    total, places, classes = evidence.total, evidence.places, evidence.classes
+    assert total is not None
+    best = total.argmax(axis=1)
+    ordered = np.sort(total, axis=1)
+    clear = ordered[:, -1] - ordered[:, -2] >= place_bound if total.shape[1] > 1 else best >= 0
+    expected = np.array([_index(classes, position.get(p, _MISSING)) for p in places])
+    differs = expected != best
+    seen = dict(position)
+    for i, place in enumerate(places):
+        if differs[i]:
+            seen[place] = classes[best[i]]
+    unclear = tuple(p for i, p in enumerate(places) if differs[i] and not clear[i])
+    changes = {p: seen[p] for i, p in enumerate(places) if differs[i]}
+    other = Explanation(ExplanationKind.OTHER, changes, "as seen")
+    if unclear:
+        return Decision(DecisionKind.UNSURE, other, seen, leader, 0.0, unclear)
+    deciding = tuple(changes)
+    return Decision(DecisionKind.COMMIT, other, seen, leader, 0.0, deciding)
+
+
+_MISSING = object()
+"""A place's class in no explanation."""
+
+
+class StillBoardJudge:
+    """The commit decision for one still window, for a settling filter to call.
+
+    ``explain`` gives the adapter's explanations now (None: no game narrows
+    the board; every place then needs its own certainty); ``evidence_of``
+    turns a reading into its :class:`PlaceEvidence` (None: the reading has
+    none, and is never committed by this judge).
+    """
+
+    def __init__(
+        self,
+        explain: Callable[[], Explanations | None],
+        evidence_of: Callable[[object], PlaceEvidence | None],
+        *,
+        bound: float = BOUND,
+        place_bound: float = PLACE_BOUND,
+    ) -> None:
+        self.explain = explain
+        self.evidence_of = evidence_of
+        self.bound, self.place_bound = bound, place_bound
+        self.still = StillEvidence()
+        self.last: Decision = Decision(DecisionKind.NO_EVIDENCE)
+
+    def restart(self) -> None:
+        """The window restarted: forget its frames."""
+        self.still.clear()
+
+    def add(self, reading: object) -> None:
+        """One still, clear frame's reading."""
+        evidence = self.evidence_of(reading)
+        if evidence is not None:
+            self.still.add(evidence)
+
+    def decide(self, committed: Mapping[Place, Label] | None) -> Decision:
+        """The decision on the frames since the window restarted."""
+        self.last = decide(
+            self.still,
+            self.explain(),
+            committed,
+            bound=self.bound,
+            place_bound=self.place_bound,
+        )
+        return self.last
