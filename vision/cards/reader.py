@@ -45,10 +45,10 @@ import numpy as np
 from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
 from vision.cards.sheet import TAG_MM, draw_mat
 from vision.cards.tags import BACK_ID, MODULES, TagDecoder, candidate_finder, detector_parameters
+from vision.frame import NO_BOARD, NO_CAMERA, OK, check_frame
 from vision.markers import project
 from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
 from vision.part_sheet import sheet_matrix
-from vision.peg_disk.reader import NO_BOARD, NO_CAMERA, OK, check_frame
 
 TAG_PX_PER_MM = 1.2
 """Scale of the top-down view the tags are looked for in: a 3.5 mm module is 4.2 pixels."""

@@ -353,13 +353,3 @@ def _correlations(templates: np.ndarray, observed: np.ndarray) -> np.ndarray:
 def _distance_to(relative: np.ndarray, colour: np.ndarray, weight: float) -> np.ndarray:
     """Per pixel, the distance of relative colours (H, W, 3) to one colour."""
     return np.sqrt(squared_distance_each(relative, colour, weight))
-
-
-def _rings(radii, counts) -> np.ndarray:
-    """Points on circles of ``radii`` around the origin, ``counts`` of them on each."""
-    points = []
-    for radius, count in zip(radii, counts, strict=True):
-        for step in range(count):
-            angle = 2 * math.pi * step / count
-            points.append((radius * math.cos(angle), radius * math.sin(angle)))
-    return np.array(points)

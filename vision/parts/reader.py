@@ -36,6 +36,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.frame import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, check_frame
 from vision.layout import EMPTY, PartLayout, Place, pawn_label
 from vision.markers import project
 from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
@@ -53,16 +54,8 @@ from vision.parts.colours import (
 )
 from vision.parts.dice import DieLook, DieReader
 from vision.parts.tiles import REFERENCE_LOOK, TileLook
-from vision.peg_disk.reader import (
-    BAD_FRAME,
-    LUMINANCE_WEIGHT,
-    NO_BOARD,
-    NO_CAMERA,
-    OK,
-    RIM_TOLERANCE,
-    SHADED_LUMINANCE_WEIGHT,
-    check_frame,
-)
+from vision.peg_disk.reader import LUMINANCE_WEIGHT, RIM_TOLERANCE, SHADED_LUMINANCE_WEIGHT
+from vision.surface import fit_lighting, only_shade, rings
 
 BGR = tuple[int, int, int]
 
@@ -104,8 +97,6 @@ COVERING = 2
 """This many unknown places, or bare points that are not paper, mean the part is covered."""
 PAWN_SHARE = (0.03, 0.07)
 """Share of a track space's sample points in a pawn's colour: (surely none, surely a pawn)."""
-SHADE_CHROMA = 0.08
-"""Largest change of hue of a bare point that is only in shadow."""
 SAME_TILE = 0.1
 """A face-up tile whose sample colours differ from those its letter was read from by less
 than this (mean absolute, relative log colour) is the same tile: its letter is not read again."""
@@ -637,24 +628,15 @@ def _clear(mask: np.ndarray, box: tuple[float, float, float, float]) -> None:
     mask[y0:y1, x0:x1] = 0
 
 
-def _rings(radii, counts) -> np.ndarray:
-    """Points on circles of ``radii`` around the origin, ``counts`` of them on each."""
-    points = []
-    for radius, count in zip(radii, counts, strict=True):
-        for step in range(count):
-            angle = 2 * np.pi * (step + 0.5 * (count % 2 == 0)) / count
-            points.append((radius * np.cos(angle), radius * np.sin(angle)))
-    return np.array(points)
-
-
 def _tile_offsets(place: Place) -> np.ndarray:
     side = min(place.width, place.height)
-    return _rings((0, 0.1 * side, 0.19 * side, TILE_RADIUS * side), (1, 6, 12, 18))
+    radii = (0, 0.1 * side, 0.19 * side, TILE_RADIUS * side)
+    return rings(radii, (1, 6, 12, 18), stagger_even=True)
 
 
 def _cog_offsets(place: Place) -> np.ndarray:
     side = min(place.width, place.height)
-    return _rings((0.2 * side, 0.3 * side), (8, 12))
+    return rings((0.2 * side, 0.3 * side), (8, 12), stagger_even=True)
 
 
 def _pawn_offsets(place: Place) -> np.ndarray:
@@ -710,7 +692,7 @@ class _Draft:
         logs = np.log(values[: len(basis)].astype(np.float32) + 1.0) - LOG_PAPER
         keep = np.ones(len(logs), bool)
         for _ in range(3):
-            coefficients = _fit(basis[keep], logs[keep])
+            coefficients = fit_lighting(basis[keep], logs[keep])
             residual = logs - basis @ coefficients
             keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
             if keep.sum() < MIN_BARE_POINTS:
@@ -718,7 +700,7 @@ class _Draft:
         self.coefficients = coefficients
         self.rim = logs
         self.outliers = int((~keep).sum())
-        self.shaded = self.outliers >= COVERING and _only_shade(residual[~keep])
+        self.shaded = self.outliers >= COVERING and only_shade(residual[~keep])
         self.weight = SHADED_LUMINANCE_WEIGHT if self.shaded else LUMINANCE_WEIGHT
 
     def _relative(self, values: np.ndarray, group: _Group) -> np.ndarray:
@@ -865,16 +847,3 @@ def _letter_confidence(value: float, floor: float) -> float:
     if value < floor:
         return MIN_CONFIDENCE * value / max(floor, 1e-6)
     return MIN_CONFIDENCE + (1 - MIN_CONFIDENCE) * (value - floor) / max(1 - floor, 1e-6)
-
-
-def _fit(basis: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Least-squares coefficients through the normal equations (the basis is tiny)."""
-    return np.linalg.solve(basis.T @ basis + 1e-6 * np.eye(basis.shape[1]), basis.T @ values)
-
-
-def _only_shade(residuals: np.ndarray) -> bool:
-    """Every bare point that is not paper is paper of unchanged hue (a shadow, a lamp)."""
-    if len(residuals) == 0:
-        return False
-    luminance = residuals.mean(axis=1, keepdims=True)
-    return bool((np.abs(residuals - luminance).max(axis=1) < SHADE_CHROMA).all())

@@ -33,6 +33,7 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
+from vision.frame import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, check_frame
 from vision.markers import MIN_MARKERS, MarkerDetector, project
 from vision.peg_disk.geometry import PEGS, BoardGeometry, Position
 from vision.peg_disk.parallax import (
@@ -48,11 +49,7 @@ from vision.peg_disk.parallax import (
     NONE as NO_PARALLAX,
 )
 from vision.sharpness import BLUR_LIMIT, edge_width
-
-OK = "ok"
-NO_BOARD = "no board"
-BAD_FRAME = "bad frame"
-NO_CAMERA = "no camera"
+from vision.surface import fit_lighting, only_shade
 
 MIN_CONFIDENCE = 0.5
 """A peg read with less confidence than this makes the whole frame uncertain."""
@@ -62,7 +59,6 @@ LUMINANCE_WEIGHT = 0.5
 """How much overall brightness counts against colour: shadows change it, paint does not."""
 SHADED_LUMINANCE_WEIGHT = 0.1
 """The same, when the rim shows a shadow across the board."""
-MIN_SIDE, MAX_SIDE = 64, 8192
 PIN_CLUSTER, HUB_RING, BODY_RING = 0.035, 0.09, 0.22
 """Radii (in peg pitches) of the points on a pin, the ring over a cog's hub and over its body."""
 CENTRE_SHARE = {False: (0.08, 0.16), True: (0.12, 0.2)}
@@ -123,8 +119,6 @@ MIN_SECOND_DISTANCE = 0.2
 that both fit, as clipped channels allow, give no margin)."""
 COG_DISTANCE = 0.3
 """Colour distance from a peg's empty colour beyond which it is sampled as a cog."""
-SHADE_CHROMA = 0.08
-"""Largest change of hue (log colour less its mean) of a rim point that is only in shadow."""
 VEILS = np.array([0.0, 0.05, 0.1, 0.15, 0.2, 0.25])
 """Veils of white light a class is compared under: added grey as a share of the board's
 brightest channel (glare of 10-60 grey levels on a board seen at 200-255)."""
@@ -465,29 +459,6 @@ def _median_of_three(values: np.ndarray) -> np.ndarray:
     return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
 
 
-def _fit(basis: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Per-channel weighted least-squares coefficients (5, 3); weights (n, 3) are 0 or 1."""
-    ridge = 1e-9 * np.eye(basis.shape[1])
-    columns = []
-    for channel in range(values.shape[1]):
-        weighted = basis * weights[:, channel : channel + 1]
-        columns.append(np.linalg.solve(weighted.T @ basis + ridge, weighted.T @ values[:, channel]))
-    return np.column_stack(columns)
-
-
-def _only_shade(residuals: np.ndarray) -> bool:
-    """True when there are rim outliers and every one is board of unchanged hue.
-
-    A shadow only changes brightness; the fitted surface may follow the
-    shadowed part of the rim, so the lit part can be the brighter outlier.
-    """
-    if len(residuals) == 0:
-        return False
-    luminance = residuals.mean(axis=1, keepdims=True)
-    chroma = np.abs(residuals - luminance).max(axis=1)
-    return bool((chroma < SHADE_CHROMA).all())
-
-
 def _rim_message(rim: RimFit, shaded: bool) -> str:
     if rim.outliers < 2:
         return ""
@@ -540,22 +511,6 @@ def _runs(flags: np.ndarray, length: int) -> np.ndarray:
     for index in np.flatnonzero(count >= length):
         marked[index - count[index] + 1 : index + 1] = True
     return np.roll(marked, int(np.argmin(flags)))
-
-
-def check_frame(frame: object) -> tuple[np.ndarray | None, str]:
-    """A BGR uint8 frame ready to read, or None and the reason it cannot be read."""
-    if frame is None:
-        return None, "no frame from the camera"
-    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
-        return None, "not an 8-bit image"
-    if frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 1):
-        return None, "grey-scale frame: cog colours cannot be read"
-    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
-        return None, f"not a colour image (shape {frame.shape})"
-    height, width = frame.shape[:2]
-    if min(height, width) < MIN_SIDE or max(height, width) > MAX_SIDE:
-        return None, f"frame size {width}x{height} is outside {MIN_SIDE}..{MAX_SIDE} pixels"
-    return (frame[..., :3] if frame.shape[2] == 4 else frame), ""
 
 
 def _remap(image: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
@@ -796,7 +751,9 @@ class BoardReader:
         known = np.broadcast_to(~glints[:, None], values.shape)
         keep = np.ones(len(values), bool)
         for _ in range(2):
-            coefficients = _fit(self._rim_basis, values, (keep[:, None] & known).astype(float))
+            coefficients = fit_lighting(
+                self._rim_basis, values, (keep[:, None] & known).astype(float), ridge=1e-9
+            )
             residual = np.where(known, values - self._rim_basis @ coefficients, 0.0)
             keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
             if keep.sum() < 12:
@@ -809,7 +766,7 @@ class BoardReader:
         faint = _runs(np.abs(residual).max(axis=1) >= RUN_TOLERANCE, RUN_LENGTH)
         outliers = (~keep | faint) & ~local_glints(_glints(raw) | brighter)
         fit = RimFit(values, int(outliers.sum()))
-        return BoardFit(at_pegs, clipped, fit, _only_shade(residual[outliers]))
+        return BoardFit(at_pegs, clipped, fit, only_shade(residual[outliers]))
 
     def _classify(
         self, colour: PegColour, centre: CentreView, luminance_weight: float, board: np.ndarray

@@ -28,8 +28,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from vision.frame import BAD_FRAME, NO_BOARD, NO_CAMERA
 from vision.markers import project
-from vision.peg_disk.reader import BAD_FRAME, NO_BOARD, NO_CAMERA
 
 
 class BoardState(Enum):
