@@ -29,6 +29,7 @@ from cogtable.sheet_tiling import (
     tile_pages,
 )
 from hardware.profile import load_profile
+from tests.system_tools import system_tool
 from vision.markers import MarkerDetector, project
 from vision.peg_disk.geometry import PEGS, BoardGeometry, board_to_sheet_pixels
 from vision.peg_disk.overlay import print_sheet
@@ -91,7 +92,7 @@ def test_the_pdf_rendered_by_pdftoppm_is_to_scale(tmp_path: Path) -> None:
         == 0
     )
     render = [
-        "pdftoppm",
+        system_tool("pdftoppm"),
         "-r",
         f"{DPI:g}",
         "-f",

@@ -14,6 +14,7 @@ import pytest
 from cogtable.card_decks import load_deck, owner_deck, parse_deck
 from cogtable.cli import main
 from cogtable.errors import UserError
+from tests.system_tools import system_tool
 from vision.cards.tags import BACK_ID, family
 from vision.markers import dictionary
 
@@ -62,7 +63,18 @@ def test_the_commissars_pdf_holds_186_stickers_on_a4_pages(tmp_path: Path) -> No
     pages = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
     assert len(pages) == 11 and abs(float(pages[0][1]) - 841.89) < 1  # 18 stickers a page
     subprocess.run(
-        ["pdftoppm", "-r", "150", "-f", "11", "-l", "11", "-png", str(out), str(tmp_path / "p")],
+        [
+            system_tool("pdftoppm"),
+            "-r",
+            "150",
+            "-f",
+            "11",
+            "-l",
+            "11",
+            "-png",
+            str(out),
+            str(tmp_path / "p"),
+        ],
         check=True,
     )
     last = cv2.imread(str(next(tmp_path.glob("p*.png"))))

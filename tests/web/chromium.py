@@ -5,8 +5,7 @@ file descriptor 3 and write answers and events to 4, each message JSON ended
 by a NUL byte: no websocket client and no open port are needed. Where
 Chromium is missing, the test that needs it is skipped, saying how to install
 it, so the README's test command works on a fresh machine; CI's ``.ci/run``
-installs Chromium and sets :data:`REQUIRE_BROWSER`, which turns that skip into
-a failure.
+installs Chromium and requires it (:mod:`tests.system_tools`).
 """
 
 from __future__ import annotations
@@ -15,14 +14,13 @@ import base64
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.system_tools import system_tool
 
 FLAGS = (
     "--headless",
@@ -36,22 +34,13 @@ FLAGS = (
     "--disable-dev-shm-usage",
     "--remote-debugging-pipe",
 )
-REQUIRE_BROWSER = "COGTABLE_REQUIRE_BROWSER"
-"""Set (to anything) where the browser tests must run: a missing Chromium then fails them."""
 ANSWER_TIMEOUT_S = 30.0
 """A protocol command that gets no answer in this long fails the test instead of hanging it."""
 
 
 def chromium_binary() -> str:
-    """The Chromium to run; fails the calling test with the fix when there is none."""
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    needed = "Chromium is needed for the browser tests: apt-get install -y chromium"
-    if os.environ.get(REQUIRE_BROWSER):
-        pytest.fail(f"{needed} ({REQUIRE_BROWSER} is set)")
-    pytest.skip(needed)
+    """The Chromium to run; without one the calling test is skipped (on CI: fails)."""
+    return system_tool("chromium", "chromium-browser")
 
 
 class ProtocolError(RuntimeError):
