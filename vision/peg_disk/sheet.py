@@ -149,8 +149,12 @@ def _text_size(text: str, height_mm: float, scale: float) -> tuple[int, int]:
 
 
 def _font(height_mm: float, scale: float) -> tuple[float, int]:
-    font_scale = height_mm * scale / 22.0
+    font_scale = height_mm * scale / _CAP_HEIGHT_PX
     return font_scale, max(1, round(font_scale * 1.6))
+
+
+_CAP_HEIGHT_PX = cv2.getTextSize("H", cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)[0][1]
+"""The font's capital height at scale 1, measured: OpenCV 5 draws it taller (27 px) than 4 (22)."""
 
 
 def _centred(
