@@ -63,7 +63,7 @@ FONTS = HELD_OUT_FONTS
 
 def edition_layouts() -> tuple:
     """The built-in C.O.G. edition's board and four mats, as the table reads them."""
-    from cogtable.adapters.cog_parts import part_layouts
+    from cogtable.tables.cog.parts import part_layouts
     from games.cog.edition import load_edition
 
     return part_layouts(load_edition(), 4)

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogtable.commands.board import kogworks_notes
-from cogtable.mock.selftest_person import SimulatedPerson
+from cogtable.mock.people.selftest import SimulatedPerson
 from cogtable.mock.world import SimClock
 from cogtable.selftest import (
     Answer,

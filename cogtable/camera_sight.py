@@ -1,6 +1,6 @@
 """What the camera thread does with a frame: read the game's regions, settle, tell the table.
 
-Three kinds of region exist (:class:`~cogtable.adapters.base.CameraRegion`):
+Three kinds of region exist (:class:`~cogtable.tables.base.CameraRegion`):
 
 - ``peg-disk``: the Kogworks disk, read peg by peg by
   :class:`vision.peg_disk.reader.BoardReader` and settled as one board;
@@ -28,9 +28,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cogtable.adapters.base import CameraRegion
 from cogtable.camera_picture import CameraPicture
 from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
+from cogtable.tables.base import CameraRegion
 from vision.cards.reader import CardMatReading
 from vision.parts.reader import TableReading
 from vision.peg_disk.overlay import draw_parts_reading, draw_reading

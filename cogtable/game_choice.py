@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogtable.adapters import adapter_for, table_games
 from cogtable.errors import UserError
 from cogtable.sensing import Sensors
+from cogtable.tables import adapter_for, table_games
 from games.core import BadOptions, new_game
 from hardware.profile import Profile
 

@@ -47,7 +47,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, CameraRegion
 from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
 from cogtable.camera_picture import CameraPicture
 from cogtable.camera_sight import CameraPart, CardsSight, PartsSight, PegSight
@@ -71,6 +70,7 @@ from cogtable.outputs import FanOut, LastFrame, PicoRenderer
 from cogtable.screen import TableScreen
 from cogtable.sensing import Sensors
 from cogtable.table import GameTable
+from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, CameraRegion
 from firmware_bridge import link as pico
 from firmware_bridge.simulator import Simulator, SimulatorError
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for

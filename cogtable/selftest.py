@@ -13,7 +13,7 @@ was found, what to fix) and :func:`results_table` prints them.
 
 The person is injected (:class:`Person`): :class:`ButtonPerson` prints each
 question and waits for a real press on the Pico or the Pi's GPIO;
-:class:`cogtable.mock.selftest_person.SimulatedPerson` looks at the simulated
+:class:`cogtable.mock.people.selftest.SimulatedPerson` looks at the simulated
 Pico's LEDs and presses its buttons and gpiozero's mock pins, so the mock table
 runs the test unattended. Either way the answers come back through the same
 path: firmware debouncing, the serial link, gpiozero callbacks.
@@ -37,12 +37,12 @@ from typing import Protocol, TypeVar
 import numpy as np
 from gpiozero.pins import Factory
 
-from cogtable.adapters import adapter_for
-from cogtable.adapters.base import PEG_DISK
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
 from cogtable.firmware_agreement import differences
 from cogtable.sensing import Sensors
+from cogtable.tables import adapter_for
+from cogtable.tables.base import PEG_DISK
 from firmware_bridge.firmware_config import FirmwareConfig
 from firmware_bridge.link import ButtonEvent, DiceEvent, FirmwareInfo, Link, LinkError
 from hardware.buttons import ButtonEvent as GpioEvent

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cogtable.adapters.base import TableAdapter, is_public
 from cogtable.card_mat_setup import card_mat
+from cogtable.tables.base import TableAdapter, is_public
 from games.core import CHANCE, Request, State
 from hardware.profile import Profile
 from vision.cards.mat import CardMatLayout

@@ -1,7 +1,7 @@
 """The game at the table: journal, engine, adapter and LEDs, driven by the controller.
 
 :class:`GameTable` is what :class:`cogtable.controller.Controller` drives, and
-it knows no game: the game's :class:`~cogtable.adapters.base.TableAdapter`
+it knows no game: the game's :class:`~cogtable.tables.base.TableAdapter`
 says what a settled camera reading means, how a sensed answer fills one of
 the engine's requests, and how the LEDs and the screen look. The table
 applies actions through the journal (so an action is durable before the LEDs
@@ -38,20 +38,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cogtable.adapters import adapter_for
-from cogtable.adapters.base import (
-    AMBER,
-    RGB,
-    WHITE,
-    Flash,
-    Scene,
-    Sensed,
-    TableAdapter,
-    Verdict,
-    VerdictKind,
-    is_public,
-    paused_frame,
-)
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import (
     BoardSettled,
@@ -64,6 +50,20 @@ from cogtable.inputs import (
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
 from cogtable.sensing import Asked, KeyBook, Sensors, open_requests
+from cogtable.tables import adapter_for
+from cogtable.tables.base import (
+    AMBER,
+    RGB,
+    WHITE,
+    Flash,
+    Scene,
+    Sensed,
+    TableAdapter,
+    Verdict,
+    VerdictKind,
+    is_public,
+    paused_frame,
+)
 from games.core import CHANCE, Action, IllegalAction, State, replay
 from hardware.leds import Frame, Renderer
 

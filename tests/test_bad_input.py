@@ -19,7 +19,8 @@ from cogtable.commands.sim import MIN_READABLE_SIDE
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
 from cogtable.runtime import JOURNAL_NAME
-from cogtable.terminal import QUIT, front_ends, is_quit
+from cogtable.tables import front_ends
+from cogtable.tables.terminal import QUIT, is_quit
 from games.core import Record
 from tests.unprivileged import CliResult, Snapshot, run_cli
 from vision.sources import CameraSource, SourceError

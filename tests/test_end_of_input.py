@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from cogtable.cli import main
-from cogtable.terminal import INPUT_ENDED, front_ends, input_ended_line
+from cogtable.tables import front_ends
+from cogtable.tables.terminal import INPUT_ENDED, input_ended_line
 from games.core import Record
 
 HUMAN_FIRST = {

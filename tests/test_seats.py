@@ -9,7 +9,7 @@ import pytest
 from cogtable.cli import build_parser, main
 from cogtable.commands import sim
 from cogtable.commands._seats import CONVENTION, seat_kinds
-from cogtable.terminal import front_ends
+from cogtable.tables import front_ends
 
 
 def seats_of(game: str, *argv: str) -> tuple[str, ...]:

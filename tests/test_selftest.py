@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from cogtable.cli import main
-from cogtable.mock.selftest_person import SimulatedPerson, Slips
+from cogtable.mock.people.selftest import SimulatedPerson, Slips
 from cogtable.mock.world import SimClock
 from cogtable.selftest import (
     ButtonPerson,

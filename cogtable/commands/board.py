@@ -23,11 +23,11 @@ from pathlib import Path
 import numpy as np
 
 import cogtable
-from cogtable.adapters import adapter_for
 from cogtable.board_setup import board_geometry
 from cogtable.errors import UserError
 from cogtable.printing import write_pages
 from cogtable.sheet_tiling import FULL, PAPER_CHOICES, PAPERS, tile_pages
+from cogtable.tables import adapter_for
 from games.kogworks.board import BASES, ROW_COL, TOP, peg_name
 from hardware.profile import ProfileError, load_profile
 from vision.layout import PartLayout

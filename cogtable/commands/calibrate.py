@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters import adapter_for
 from cogtable.board_setup import board_geometry, calibration_path, letters_path
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
 from cogtable.letter_teach import TEACH_TEXT, teach, teach_scene_frames
 from cogtable.service.install import installed_profile
+from cogtable.tables import adapter_for
 from hardware.profile import ProfileError, load_profile
 from vision.parts.letters import LetterClassifier
 from vision.peg_disk.calibration import CalibrationError, learn

@@ -7,11 +7,11 @@ import functools
 import json
 import time
 
-from cogtable.adapters import adapter_for
 from cogtable.commands._journal_access import add_state_dir, open_journal
 from cogtable.errors import UserError
 from cogtable.game_choice import choose, refereeable, unavailable
 from cogtable.journal import GameSummary
+from cogtable.tables import adapter_for
 from games.core import BadOptions, State, new_game
 from hardware.profile import ProfileError, load_profile
 

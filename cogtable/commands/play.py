@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cogtable.commands._seats import CONVENTION
-from cogtable.terminal import front_ends
+from cogtable.tables import front_ends
 
 NAME = "play"
 HELP = "Play a game in the terminal (any seat a human or a built-in player)."

@@ -8,7 +8,7 @@ from pathlib import Path
 from cogtable.commands._journal_access import add_state_dir, game_id, journal_record
 from cogtable.errors import UserError
 from cogtable.files import read_text
-from cogtable.terminal import front_ends
+from cogtable.tables import front_ends
 from games.core import BadRecord, IllegalAction, Outcome, Record, State, load_game
 
 NAME = "replay"

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from cogtable.errors import UserError
-from cogtable.mock.selftest_person import SimulatedPerson
+from cogtable.mock.people.selftest import SimulatedPerson
 from cogtable.mock.world import SimClock
 from cogtable.selftest import (
     ButtonPerson,

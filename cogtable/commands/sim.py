@@ -10,12 +10,12 @@ counted. They sometimes try an illegal move and put it right when the LEDs
 blink red, and sometimes hold undo.
 
 Every other game (``cog``, ``commissars``, ``cookie``) is played by the
-simulated people of ``cogtable.mock.<game>_people`` on the parts its adapter
+simulated people of ``cogtable.mock.people.<game>`` on the parts its adapter
 reads: C.O.G.'s printed board and mats, the card mat of the profile's
 ``[cards]`` (``cogtable.mock.parts_world``, ``cogtable.mock.cards_world``;
 ``--camera truth`` or ``render``). They lay pieces and cards with a hand over
 them, press their seat buttons, roll the simulated Pico's dice and answer at
-the console what no camera sees (:mod:`cogtable.mock.console_people`, which
+the console what no camera sees (:mod:`cogtable.mock.people.console`, which
 also plays a game whose parts the profile lacks).
 
 With ``--state-dir`` the journal and the physical board are kept there, so a
@@ -36,8 +36,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters import adapter_for, table_games
-from cogtable.adapters.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, ReaderKind
 from cogtable.board_setup import board_geometry
 from cogtable.card_mat_setup import card_mat
 from cogtable.commands._seats import (
@@ -57,12 +55,14 @@ from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
 from cogtable.letter_teach import teach, teach_scene_frames
 from cogtable.mock.cards_world import CardsWorld
-from cogtable.mock.console_people import ConsolePeople, ConsoleStyle
 from cogtable.mock.parts_world import PartsWorld
-from cogtable.mock.players import People, Style, pieces_of
+from cogtable.mock.people.console import ConsolePeople, ConsoleStyle
+from cogtable.mock.people.kogworks import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
 from cogtable.sensing import Sensors
+from cogtable.tables import adapter_for, table_games
+from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, ReaderKind
 from games.core import new_game
 from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
@@ -464,7 +464,7 @@ def _console_people(
 
     try:
         if isinstance(world, PartsWorld | CardsWorld):  # the game's own people, who lay pieces
-            people = importlib.import_module(f"cogtable.mock.{choice.game}_people").TablePeople
+            people = importlib.import_module(f"cogtable.mock.people.{choice.game}").TablePeople
             return people(runtime, choice, args.seed, style, args.games, say, finish, world=world)
         return ConsolePeople(runtime, choice, args.seed, style, args.games, say, finish)
     except ValueError as error:

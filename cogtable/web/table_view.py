@@ -3,10 +3,10 @@
 Three sources, all read-only: the status file the running table writes (it
 is public by construction: it is what ``cogtable status`` prints), the
 journal (opened read-only; each game is rebuilt with :func:`games.core.replay`
-and drawn by its adapter's :meth:`~cogtable.adapters.base.TableAdapter.screen`
-and LED :meth:`~cogtable.adapters.base.TableAdapter.frame`, as the terminal
+and drawn by its adapter's :meth:`~cogtable.tables.base.TableAdapter.screen`
+and LED :meth:`~cogtable.tables.base.TableAdapter.frame`, as the terminal
 shows it), and the camera's latest overlay picture. A move is named by the
-adapter's :meth:`~cogtable.adapters.base.TableAdapter.describe`, which says a
+adapter's :meth:`~cogtable.tables.base.TableAdapter.describe`, which says a
 secret by its purpose only; a player's own ``view(player)`` is never used.
 """
 
@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters import adapter_for
-from cogtable.adapters.base import Scene, Verdict
 from cogtable.journal import Journal, JournalError
 from cogtable.runtime import JOURNAL_NAME
 from cogtable.sensing import Sensors, open_requests
 from cogtable.service.runner import STATUS_FILE
+from cogtable.tables import adapter_for
+from cogtable.tables.base import Scene, Verdict
 from games.core import CHANCE, BadRecord, IllegalAction, Record, State, load_game
 from hardware.leds import Frame, Look
 from hardware.profile import Profile

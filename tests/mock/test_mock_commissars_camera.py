@@ -1,6 +1,6 @@
 """End to end: Cogs and Commissars games on the mock card mat, through the camera (truth readings).
 
-Simulated people hold real shuffled decks (:mod:`cogtable.mock.commissars_people`):
+Simulated people hold real shuffled decks (:mod:`cogtable.mock.people.commissars`):
 they lay plays on the stack and flips and discards on their piles, press
 confirm for a draw and pass in a response window, type a target or a leader
 power's choice, and make mistakes the table must refuse (a Blitz laid out of
@@ -17,7 +17,7 @@ import pytest
 
 from cogtable.journal import Journal
 from cogtable.mock.cards_world import CardsWorld
-from cogtable.mock.commissars_people import CommissarsTablePeople
+from cogtable.mock.people.commissars import CommissarsTablePeople
 from cogtable.runtime import JOURNAL_NAME
 from games.commissars.actions import Discard, Play, TopCard, UnseenDraw
 from games.core import CHANCE

@@ -1,7 +1,7 @@
 """End to end: whole Cookie games on the mock card mat, through the camera (truth readings).
 
 Simulated people lay, turn up and aim their cards on the mock mat
-(:mod:`cogtable.mock.cookie_people`), press confirm for "I looked", and make
+(:mod:`cogtable.mock.people.cookie`), press confirm for "I looked", and make
 mistakes the table must refuse (a Sword before a player the rules do not
 allow, a card turned up too soon, a claim out of turn). Each run must end
 with one finished game whose journal holds exactly the actions the people
@@ -20,7 +20,7 @@ from cogtable.commands import sim
 from cogtable.errors import UserError
 from cogtable.journal import Journal
 from cogtable.mock.cards_world import CardsWorld
-from cogtable.mock.cookie_people import CookieTablePeople
+from cogtable.mock.people.cookie import CookieTablePeople
 from cogtable.runtime import JOURNAL_NAME
 from games.cookie.actions import Challenge, Look
 from hardware.profile import load_profile

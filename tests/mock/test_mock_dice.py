@@ -13,13 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters import adapter_for
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ButtonPressed, DiceRolled, Shutdown
 from cogtable.journal import Journal
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.world import MockWorld
 from cogtable.runtime import GPIO_DIE, JOURNAL_NAME, Runtime
+from cogtable.tables import adapter_for
 from firmware_bridge.firmware.config import DICE
 from games.cog.actions import RollDie
 from games.core import CHANCE, new_game

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cogtable.cli import main
-from cogtable.mock.players import People
+from cogtable.mock.people.kogworks import People
 from cogtable.mock.world import MockWorld
 from cogtable.runtime import Runtime
 from firmware_bridge.link import Status

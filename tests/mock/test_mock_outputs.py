@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from cogtable.adapters import kogworks as adapter
-from cogtable.mock.players import Sight
+from cogtable.mock.people.kogworks import Sight
 from cogtable.outputs import SLOTS, ChangedOnly, FanOut, LastFrame, PicoRenderer, chain_image
+from cogtable.tables.kogworks import adapter
 from hardware.leds import Frame, blink, correct, flash
 from hardware.profile import load_profile
 

@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cogtable.adapters import adapter_for
 from cogtable.game_choice import GameChoice
 from cogtable.journal import Journal
 from cogtable.sensing import Sensors
 from cogtable.table import GameTable
+from cogtable.tables import adapter_for
 from games.core import CHANCE, Action, State, new_game
 from hardware.leds import Frame
 from hardware.profile import Profile, load_profile

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from cogtable.adapters import adapter_for, table_games
-from cogtable.adapters.base import Scene, TableAdapter, Verdict
 from cogtable.cli import main
 from cogtable.errors import UserError
 from cogtable.game_choice import GameChoice, choose, refereeable, unavailable
 from cogtable.sensing import Sensors, open_requests
+from cogtable.tables import adapter_for, table_games
+from cogtable.tables.base import Scene, TableAdapter, Verdict
 from games.core import CHANCE, State, new_game
 from hardware.leds import SOLID, Frame
 from hardware.profile import default_profile_path, load_profile

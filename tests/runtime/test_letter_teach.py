@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.adapters import adapter_for
 from cogtable.board_setup import letter_classifier
 from cogtable.cli import main
 from cogtable.errors import UserError
 from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach, teach_scene_frames
 from cogtable.mock.parts_world import PartsWorld
+from cogtable.tables import adapter_for
 from hardware.profile import load_profile
 from vision.parts.letters import LetterClassifier
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from cogtable.adapters.base import WHITE
 from cogtable.game_choice import GameChoice, refereeable
 from cogtable.inputs import ButtonPressed, ConsoleCommand, DiceRolled
 from cogtable.sensing import Asked, Sensors
 from cogtable.table import CHOICE_SHOWN_SECONDS, GameTable
+from cogtable.tables.base import WHITE
 from games.cog.actions import DrawLetter, RollDie
 from games.commissars import Pass
 from games.core import CHANCE, State, replay

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from cogtable.adapters import adapter_for
 from cogtable.card_mat_setup import card_mat
 from cogtable.sensing import Sensors, open_requests, route
+from cogtable.tables import adapter_for
 from games.core import CHANCE, Action, Request, RequestOption, new_game
 from hardware.profile import load_profile
 from tests.runtime.neutral_helpers import find_state, hidden_blitz, play_until, random_step

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.adapters import kogworks as adapter
 from cogtable.inputs import BoardSettled, BoardUnsettled, ButtonPressed, ConsoleCommand
 from cogtable.journal import Journal
 from cogtable.table import GameTable
+from cogtable.tables.kogworks import adapter
 from games.kogworks import Place, peg_at, peg_name
 from games.kogworks.board import ROW_COL
 from hardware.leds import Frame

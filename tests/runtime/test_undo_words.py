@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogtable.adapters import adapter_for
-from cogtable.adapters import kogworks as kogworks_adapter
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import BoardSettled, ButtonPressed, ConsoleCommand
+from cogtable.tables import adapter_for
+from cogtable.tables.kogworks import adapter as kogworks_adapter
 from games.core import CHANCE, State
 from games.core import new_game as core_new_game
 from games.kogworks import Move, Place, new_game, peg_at

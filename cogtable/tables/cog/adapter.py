@@ -1,0 +1,808 @@
+"""C.O.G. at the table: the camera reads the board and every mat; the LEDs guide each phase.
+
+The camera reads the board (cog spaces, top-slot and centre letters, the
+turn-order bonus letter, dice in their slots, pawns on the track) and one mat
+per player (the grid, the reserve, star tokens), each by its own markers
+(:mod:`cogtable.tables.cog.parts`). A settled reading is compared with the
+game, place by place, and explained (DESIGN.md, "Reading the physical board"):
+
+- Phase I: a letter appearing in a top slot, a centre square, the turn-order
+  bonus slot or a player's reserve answers the bag draw the engine waits for
+  (a letter the bag holds no more of is refused); a die appearing in its slot
+  answers the roll, where the profile's dice are read by the camera;
+- Phase II: a cog appearing on a space is the current player's placement,
+  accepted only if legal; otherwise that space blinks red until the cog is
+  moved. Placements a star power may change (a re-roll, a swap, a protected
+  turn-order space) are a choice: the seat's confirm button takes the plain
+  one, the console any. A bump is the bumped cog moved down and the new one
+  put in its place. A letter taken from a centre square answers the plus icon;
+- Phase IV: new tiles on a mat's grid are the word they spell (the engine
+  decides: a permitted word, the crossword rules, wild tiles); tiles taken off
+  are a deconstruction. The reserve must have given exactly those tiles. A
+  word not allowed blinks that seat red, and the status names the cells and
+  the reason, until the tiles are moved;
+- anything else that differs (letters still on their way to a reserve, a pawn
+  not yet moved) is shown, not refused: the status says what to put where,
+  and a pawn that is not where it must go blinks its space on the track.
+
+Cabinet-card draws and every other choice (activations, item cards, the
+limits of Phase V) go to the console. Victory points are never shown.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cogtable.tables.base import (
+    AMBER,
+    DIM,
+    PRINTED_PARTS,
+    RED,
+    CameraRegion,
+    Scene,
+    TableAdapter,
+    Verdict,
+)
+from cogtable.tables.cog.parts import (
+    BOARD,
+    EDGES,
+    PIECE_COLOURS,
+    Observation,
+    cell_name,
+    cog_led,
+    cog_space,
+    die_slot_of,
+    expected_contents,
+    expected_view,
+    is_cell,
+    mat_name,
+    part_layouts,
+    seen_contents,
+)
+from games.cog.actions import (
+    Deconstruct,
+    DrawLetter,
+    LettersForStar,
+    MakeCellWild,
+    MakeWild,
+    PlaceWord,
+    PlaceWordWild,
+    ReturnLetter,
+    ReturnStar,
+    RollDie,
+    StarsForLetter,
+    TakeCard,
+    TakeCentre,
+    TakeDie,
+    TakeLetters,
+    TakeTurnOrder,
+)
+from games.cog.edition import load_edition
+from games.cog.grid import fits
+from games.cog.state import CogState
+from games.core import CHANCE, Action, IllegalAction, Request, State
+from hardware.leds import Frame, blink
+from vision.layout import EMPTY, LETTERS, WILD, pawn_colours
+
+PLACEMENTS = (TakeLetters, TakeCard, TakeDie, TakeTurnOrder)
+MAT_CHANGES = (ReturnLetter, ReturnStar, LettersForStar, StarsForLetter, MakeWild, MakeCellWild)
+"""Actions the camera recognises by the mat they leave (reserve, stars, a tile turned over)."""
+LETTER_DRAWS = ("slot", "centre_fill", "tobonus", "letter")
+"""The engine's draws of a letter the camera sees arrive (a top slot, the centre, a reserve)."""
+SEGMENTS = ("cog-spaces", "track", "clock")
+"""The LED segments C.O.G. draws on where the profile has them (none is required)."""
+
+
+class CogAdapter(TableAdapter):
+    """C.O.G. for 2 to 4 players: the board and the mats read by the camera."""
+
+    game = "cog"
+    places_segment = "cog-spaces"
+    player_counts: Mapping[str, Sequence[int]] = {"": (2, 3, 4)}
+
+    def camera_regions(self) -> tuple[CameraRegion, ...]:
+        """The board and the four mats (a game uses the mats of its players)."""
+        return _regions()
+
+    def regions_for(self, state: State) -> tuple[CameraRegion, ...]:
+        """The parts this game reads: the board and its players' mats."""
+        names = {BOARD, *(mat_name(player) for player in range(state.num_players))}
+        return tuple(region for region in self.camera_regions() if region.name in names)
+
+    def segments_needed(self) -> tuple[str, ...]:
+        """No segment is required: the seats say whose turn, the rest is shown where it exists."""
+        return ()
+
+    def segments_drawn(self) -> tuple[str, ...]:
+        """The segments the terminal shows for C.O.G. (those of the profile)."""
+        return SEGMENTS
+
+    def camera_reads(self, state: State, request: Request) -> bool:
+        """Letters drawn onto the board or into a reserve, dice in their slots, and the choices
+        made with pieces: cogs placed (Phase II), words laid, a centre letter taken, the
+        limits of Phase V. Activations (Phase III) and card draws go to the console."""
+        assert isinstance(state, CogState)
+        head = state.queue[0][0] if state.queue else ""
+        if request.kind == "choice":
+            return state.phase in ("collect", "construct") or head in ("pick_centre", "limits")
+        return head in LETTER_DRAWS or head == "roll"
+
+    # -- a settled reading ---------------------------------------------------------
+
+    def judge(
+        self,
+        state: State,
+        observation: Any,
+        before: State | None,
+        camera_requests: Sequence[Request] = (),
+    ) -> Verdict:
+        """A settled reading of the board and mats against the game (see the module docstring)."""
+        assert isinstance(state, CogState)
+        seen: Observation = observation
+        if not _complete(state, seen):
+            return Verdict(
+                "nothing", reason="waiting for the camera to see the board and every mat"
+            )
+        differing = _differing(expected_view(state), seen) or _contents_differ(state, seen)
+        if not differing:
+            return Verdict("in-sync")
+        if _taken_back(state, seen, before):
+            return Verdict("take-back", reason="the last move was taken back")
+        if not state.is_over():
+            verdict = _explain(state, seen, camera_requests)
+            if verdict is not None:
+                return verdict
+        return _out_of_sync(state, seen)
+
+    def differing(self, state: State, observation: Any) -> tuple[int, ...]:
+        """The cog spaces where the board differs from the game (mats are named in the status)."""
+        assert isinstance(state, CogState)
+        if not _complete(state, observation):
+            return ()
+        return _cog_leds(_differing(expected_view(state), observation))
+
+    def resync(self, state: State, observation: Any) -> Verdict:
+        """In sync once every part matches the game; until then, what to put where."""
+        assert isinstance(state, CogState)
+        if not _complete(state, observation):
+            return Verdict(
+                "out-of-sync", reason="waiting for the camera to see the board and every mat"
+            )
+        if _differing(expected_view(state), observation) or _contents_differ(state, observation):
+            return _out_of_sync(state, observation)
+        return Verdict("in-sync", reason="the table matches the game")
+
+    def places_of(self, action: Action) -> tuple[int, ...]:
+        """The cog space a placement took, to flash green."""
+        edge_slot = _placement_space(action)
+        return (cog_led(*edge_slot),) if edge_slot else ()
+
+    # -- LEDs ----------------------------------------------------------------------------
+
+    def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
+        """Seats for the turn order, cog spaces for where a cog may go, the track, the clock."""
+        assert isinstance(state, CogState)
+        leds = super().frame(state, scene, template)  # whose turn, who is asked, who won
+        if not state.is_over():
+            _show_clock(leds, state)
+            _show_pawns(leds, state, scene)
+            _show_spaces(leds, state, scene)
+        return leds
+
+
+@functools.cache
+def _regions() -> tuple[CameraRegion, ...]:
+    """The built-in edition's parts as camera regions, built once (the edition never changes)."""
+    edition = load_edition()
+    if edition.layout is None:
+        return ()
+    return tuple(
+        CameraRegion(part.name, PRINTED_PARTS, ("draw", "die", "choice"), part)
+        for part in part_layouts(edition, 4)
+    )
+
+
+# -- explaining a difference -------------------------------------------------------
+
+
+def _complete(state: CogState, seen: Observation) -> bool:
+    return BOARD in seen and all(mat_name(p) in seen for p in range(state.num_players))
+
+
+def _differing(
+    expected: Mapping[str, Mapping[str, str]], seen: Observation
+) -> list[tuple[str, str]]:
+    """Every (part, place) whose label differs from the game (reserves and stars aside)."""
+    return [
+        (part, place)
+        for part, places in expected.items()
+        for place, label in places.items()
+        if seen.get(part, {}).get(place, EMPTY) != label
+    ]
+
+
+def _contents_differ(state: CogState, seen: Observation) -> list[tuple[str, str]]:
+    """The mats whose reserve or stars differ from the game."""
+    return [
+        (mat_name(p), "reserve")
+        for p in range(state.num_players)
+        if seen_contents(seen[mat_name(p)]) != expected_contents(state, p)
+    ]
+
+
+def _taken_back(state: CogState, seen: Observation, before: State | None) -> bool:
+    """The table is back as it was before the last action, a player's (not a draw)."""
+    if not isinstance(before, CogState) or not state.history:
+        return False
+    if state.history[-1].player == CHANCE:
+        return False
+    return not _differing(expected_view(before), seen) and not _contents_differ(before, seen)
+
+
+def _explain(state: CogState, seen: Observation, asked: Sequence[Request]) -> Verdict | None:
+    """The action (or the refusal) a change stands for, if any explainer finds one."""
+    if state.to_act() == (CHANCE,):
+        return _chance(state, seen, asked) if asked else None
+    refusals = []
+    for player in state.to_act():
+        for explainer in (_placement, _centre_taken, _mat_change, _word):
+            verdict = explainer(state, seen, player)
+            if verdict is not None and verdict.kind in ("move", "choose"):
+                return verdict
+            if verdict is not None:
+                refusals.append(verdict)
+    return refusals[0] if refusals else None
+
+
+def _chance(state: CogState, seen: Observation, asked: Sequence[Request]) -> Verdict | None:
+    """A letter laid where the bag draw goes, or a die in the slot the roll is for."""
+    if not state.queue or state.chance_request() not in asked:
+        return None
+    head = state.queue[0]
+    if head[0] == "roll":
+        value = seen[BOARD].get(die_slot_of(state, head[1]), EMPTY)
+        return _try(state, RollDie(player=CHANCE, value=int(value))) if value.isdigit() else None
+    letter = _drawn_letter(state, seen, head)
+    if letter == WILD:
+        return Verdict("illegal", reason="lay the drawn letter face up, then turn it over")
+    return None if letter is None else _try(state, DrawLetter(player=CHANCE, letter=letter))
+
+
+def _drawn_letter(state: CogState, seen: Observation, head: tuple[Any, ...]) -> str | None:
+    """The letter seen where the waiting draw goes (None: nothing new there yet)."""
+    if head[0] == "letter":
+        extra = (
+            seen_contents(seen[mat_name(head[1])]).reserve
+            - expected_contents(state, head[1]).reserve
+        )
+        return next(iter(extra)) if sum(extra.values()) == 1 else None
+    place = _draw_place(state, head)
+    label = seen[BOARD].get(place, EMPTY)
+    return (
+        label if label in (*LETTERS, WILD) and expected_view(state)[BOARD][place] != label else None
+    )
+
+
+def _draw_place(state: CogState, head: tuple[Any, ...]) -> str:
+    if head[0] == "slot":
+        return f"top{head[1] + 1}-{len(state.top[head[1]]) + 1}"
+    if head[0] == "centre_fill":
+        return f"centre{head[1] + 1}"
+    return f"bonus{state.num_players}"
+
+
+def _try(state: CogState, action: Action, places: tuple[int, ...] = ()) -> Verdict:
+    """``action`` if the engine takes it; else refused with the engine's reason."""
+    try:
+        state.clone().apply(action)
+    except IllegalAction as error:
+        return Verdict("illegal", action=action, places=places, reason=str(error))
+    return Verdict("move", action=action, reason=action.safe_notation())
+
+
+# -- Phase II: cogs ---------------------------------------------------------------
+
+
+def _cog_labels(view: Mapping[str, str]) -> dict[str, str]:
+    return {place: label for place, label in view.items() if place.startswith("cog-")}
+
+
+def _placement(state: CogState, seen: Observation, player: int) -> Verdict | None:
+    """A cog put on a space: the legal placements it stands for, or why it is refused.
+
+    A placement is recognised by the whole row of cog spaces it leaves (a
+    bump moves the bumped cogs down), so exactly the legal placements whose
+    result is what the camera sees are offered.
+    """
+    cogs = _cog_labels(seen[BOARD])
+    expected = _cog_labels(expected_view(state)[BOARD])
+    if cogs == expected or state.phase != "collect":
+        return None
+    matching = [
+        action
+        for action in state.legal_actions(player)
+        if isinstance(action, PLACEMENTS) and _cogs_after(state, action) == cogs
+    ]
+    if matching:
+        return _placements_seen(sorted(matching, key=_starred))
+    added = [place for place, label in cogs.items() if label and expected.get(place) != label]
+    if len(added) != 1:
+        return None
+    space, led = added[0], _led_of(added[0])
+    if cogs[space] != PIECE_COLOURS[player]:
+        return Verdict("illegal", places=led, reason=f"it is {state.player_name(player)}'s turn")
+    return _refused_placement(state, player, space, led)
+
+
+def _placements_seen(matching: list[Action]) -> Verdict:
+    """One placement: the move; several (with or without a star power): a choice."""
+    plain = matching[0]
+    space = _placement_space(plain)
+    led = (cog_led(*space),) if space else ()
+    if len(matching) == 1:
+        return Verdict("move", action=plain, reason=plain.safe_notation())
+    choices = " or ".join(action.safe_notation() for action in matching)
+    return Verdict(
+        "choose",
+        places=led,
+        options=tuple(matching),
+        reason=f"confirm for {plain.safe_notation()}, or type {choices}",
+    )
+
+
+def _cogs_after(state: CogState, action: Action) -> dict[str, str]:
+    twin = state.clone()
+    twin.apply(action)
+    return _cog_labels(expected_view(twin)[BOARD])
+
+
+def _starred(action: Action) -> bool:
+    """Whether the placement pays a star for a power (the plain one sorts first)."""
+    return bool(
+        getattr(action, "reroll", False)
+        or getattr(action, "swap", False)
+        or getattr(action, "protect", False)
+    )
+
+
+def _refused_placement(state: CogState, player: int, space: str, led: tuple[int, ...]) -> Verdict:
+    """Why a cog on ``space`` is not a legal placement, in the engine's words."""
+    plain = _plain_placement(state, player, space)
+    if plain is None:
+        return Verdict("illegal", places=led, reason=f"{space} is not a space in this game")
+    verdict = _try(state, plain, led)
+    if verdict.kind == "move":  # legal alone, but the rest of the board does not follow
+        return Verdict(
+            "illegal", action=plain, places=led, reason="move the other cogs back as they were"
+        )
+    return verdict
+
+
+def _plain_placement(state: CogState, player: int, space: str) -> Action | None:
+    edge, slot = _edge_slot(space)
+    if edge == "top":
+        return TakeLetters(player=player, slot=slot)
+    if edge == "cabinet":
+        return TakeCard(player=player, slot=slot)
+    if edge == "turn":
+        return TakeTurnOrder(player=player, position=slot)
+    colour = state.ed.dice[slot]
+    return TakeDie(player=player, slot=state.dice.index(colour)) if colour in state.dice else None
+
+
+def _edge_slot(space: str) -> tuple[str, int]:
+    """``cog-dice3`` -> ("dice", 2)."""
+    name = space.removeprefix("cog-")
+    return name.rstrip("0123456789"), int(name.lstrip("abcdefghijklmnopqrstuvwxyz")) - 1
+
+
+def _led_of(space: str) -> tuple[int, ...]:
+    return (cog_led(*_edge_slot(space)),)
+
+
+def _cog_leds(places: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+    return tuple(
+        sorted(
+            _led_of(place)[0]
+            for part, place in places
+            if part == BOARD and place.startswith("cog-")
+        )
+    )
+
+
+def _placement_space(action: Action) -> tuple[str, int] | None:
+    if isinstance(action, TakeLetters):
+        return ("top", action.slot)
+    if isinstance(action, TakeCard):
+        return ("cabinet", action.slot)
+    if isinstance(action, TakeTurnOrder):
+        return ("turn", action.position)
+    return None  # a die's cog space depends on the game's dice: not flashed
+
+
+def _centre_taken(state: CogState, seen: Observation, player: int) -> Verdict | None:
+    """A letter lifted off a centre square when the player must take one (a plus icon)."""
+    if not state.queue or state.queue[0][0] != "pick_centre":
+        return None
+    expected = expected_view(state)[BOARD]
+    for square in range(len(state.centre)):
+        place = f"centre{square + 1}"
+        if expected[place] and not seen[BOARD].get(place):
+            return _try(state, TakeCentre(player=player, square=square))
+    return None
+
+
+# -- Phase IV: words -------------------------------------------------------------------
+
+
+def _mat_change(state: CogState, seen: Observation, player: int) -> Verdict | None:
+    """A change of the reserve, the stars or a tile turned over that one legal action explains.
+
+    Returning a letter or a star, trading letters for a star or stars for a
+    letter, turning a tile face down with a star: each is recognised by the
+    mat it leaves, compared with the mat each such legal action would leave.
+    """
+    mat = seen[mat_name(player)]
+    if _mat_matches(state, player, mat):
+        return None
+    matching = [
+        action
+        for action in state.legal_actions(player)
+        if isinstance(action, MAT_CHANGES) and _mat_matches(_after(state, action), player, mat)
+    ]
+    if len(matching) == 1:
+        return Verdict("move", action=matching[0], reason=matching[0].safe_notation())
+    if matching:
+        choices = " or ".join(action.safe_notation() for action in matching)
+        return Verdict("choose", options=tuple(matching), reason=f"type {choices}")
+    return None
+
+
+def _after(state: CogState, action: Action) -> CogState:
+    twin = state.clone()
+    twin.apply(action)
+    return twin
+
+
+def _mat_matches(state: CogState, player: int, mat: Mapping[str, str]) -> bool:
+    """Whether a mat reading shows ``player``'s grid, reserve and stars as ``state`` has them."""
+    grid = expected_view(state)[mat_name(player)]
+    same_grid = all(mat.get(name, EMPTY) == label for name, label in grid.items())
+    return same_grid and seen_contents(mat) == expected_contents(state, player)
+
+
+def _word(state: CogState, seen: Observation, player: int) -> Verdict | None:
+    """New tiles on ``player``'s grid spell a word; tiles taken off deconstruct one.
+
+    Words are laid in Phase IV; a word may be taken off whenever the player
+    may act.
+    """
+    expected = expected_view(state)[mat_name(player)]
+    mat = seen[mat_name(player)]
+    cells = [name for name in expected if is_cell(name)]
+    added = [name for name in cells if mat.get(name, EMPTY) and not expected[name]]
+    removed = [name for name in cells if expected[name] and not mat.get(name, EMPTY)]
+    changed = [
+        name
+        for name in cells
+        if expected[name] and mat.get(name, EMPTY) and mat[name] != expected[name]
+    ]
+    if changed:
+        return _word_refused(state, player, f"{_cells(changed)} changed: put the tiles back")
+    if added and not removed and state.phase == "construct":
+        return _new_word(state, seen, player, [_cell_of(name) for name in added])
+    if removed and not added:
+        return _deconstruction(state, player, {_cell_of(name) for name in removed})
+    return None
+
+
+def _cell_of(name: str) -> tuple[int, int]:
+    row, col = name[1:].split("c")
+    return int(row) - 1, int(col) - 1
+
+
+def _cells(names: Sequence[str]) -> str:
+    return ", ".join(names)
+
+
+def _word_refused(
+    state: CogState, player: int, reason: str, action: Action | None = None
+) -> Verdict:
+    """Refused on ``player``'s mat: their seat LED blinks red (``other_places``: the seat)."""
+    return Verdict(
+        "illegal",
+        action=action,
+        reason=f"{state.player_name(player)}'s grid: {reason}",
+        other_places=(("seats", (player,)),),
+    )
+
+
+def _new_word(
+    state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
+) -> Verdict:
+    """The permitted words the new tiles and the grid's tiles spell in one line."""
+    line = _line(state, seen, player, added)
+    if line is None:
+        return _word_refused(
+            state, player, f"{_cells([cell_name(*c) for c in added])} are not in one row or column"
+        )
+    tiles = line.tiles
+    candidates = [
+        action
+        for word in dict.fromkeys(state.permitted_words())
+        if len(word) == len(tiles)
+        for action in [_word_action(state, player, word, line)]
+        if action is not None
+    ]
+    if not candidates:
+        shown = "".join(tile if tile in LETTERS else "?" for tile, _ in tiles)
+        return _word_refused(state, player, f"{shown} is no permitted word")
+    verdicts = [_try_word(state, seen, player, action) for action in candidates]
+    legal = [verdict.action for verdict in verdicts if verdict.kind == "move" and verdict.action]
+    if len(legal) == 1:
+        return Verdict("move", action=legal[0], reason=legal[0].safe_notation())
+    if legal:
+        return Verdict(
+            "choose",
+            options=tuple(legal),
+            reason="the wild tiles spell " + " or ".join(a.safe_notation() for a in legal),
+        )
+    return verdicts[0]
+
+
+@dataclass(frozen=True)
+class Line:
+    """Tiles in one row or column of a grid: the first cell, the way, each tile."""
+
+    start: tuple[int, int]
+    down: bool
+    tiles: tuple[tuple[str, bool], ...]
+    """Each cell's label and whether its tile was just laid."""
+
+
+def _line(
+    state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
+) -> Line | None:
+    """The run of tiles through the new ones, in their row or column (None: not in one line)."""
+    rows, cols = {row for row, _ in added}, {col for _, col in added}
+    if len(rows) > 1 and len(cols) > 1:
+        return None
+    down = len(rows) > 1 or (len(added) == 1 and _runs_down(state, seen, player, added[0]))
+    mat = seen[mat_name(player)]
+    step = (1, 0) if down else (0, 1)
+    first = min(added)
+    while _has_tile(mat, (first[0] - step[0], first[1] - step[1])):
+        first = (first[0] - step[0], first[1] - step[1])
+    tiles, cell = [], first
+    while _has_tile(mat, cell):
+        tiles.append((mat[cell_name(*cell)], cell in added))
+        cell = (cell[0] + step[0], cell[1] + step[1])
+    if not all(c in _cells_between(first, cell) for c in added):
+        return None
+    return Line(first, down, tuple(tiles))
+
+
+def _cells_between(first: tuple[int, int], end: tuple[int, int]) -> set[tuple[int, int]]:
+    rows = range(first[0], max(end[0], first[0] + 1))
+    cols = range(first[1], max(end[1], first[1] + 1))
+    return {(row, col) for row in rows for col in cols}
+
+
+def _runs_down(state: CogState, seen: Observation, player: int, cell: tuple[int, int]) -> bool:
+    """A single new tile makes a word down when its neighbours above or below hold tiles."""
+    mat = seen[mat_name(player)]
+    row, col = cell
+    return _has_tile(mat, (row - 1, col)) or _has_tile(mat, (row + 1, col))
+
+
+def _has_tile(mat: Mapping[str, str], cell: tuple[int, int]) -> bool:
+    return bool(mat.get(cell_name(*cell), EMPTY))
+
+
+def _word_action(state: CogState, player: int, word: str, line: Line) -> Action | None:
+    """The word action whose tiles are those seen (None: the tiles do not spell ``word``).
+
+    A new tile face down, or a face-up always-wild letter read as another
+    letter, is a wild tile at that place of the word. Where the reserve would
+    put its wild tiles there anyway the plain word is the action (the engine
+    refuses to be told what it would do by itself).
+    """
+    always = state.mats[player].wild
+    wild_at = []
+    for index, ((label, new), letter) in enumerate(zip(line.tiles, word, strict=True)):
+        if label != WILD and not fits(label, letter, always):
+            return None
+        if new and label != letter:
+            wild_at.append(index)
+    (row, col), down = line.start, line.down
+    plain = PlaceWord(player=player, word=word, row=row, col=col, down=down)
+    if not wild_at or _lays(state, plain, line):
+        return plain
+    return PlaceWordWild(
+        player=player, word=word, row=row, col=col, down=down, wild_at=tuple(wild_at)
+    )
+
+
+def _lays(state: CogState, action: PlaceWord, line: Line) -> bool:
+    """Whether ``action`` puts down exactly the tiles seen on the line."""
+    try:
+        twin = _after(state, action)
+    except IllegalAction:
+        return False
+    grid = expected_view(twin)[mat_name(action.player)]
+    step = (1, 0) if action.down else (0, 1)
+    cells = [(action.row + step[0] * n, action.col + step[1] * n) for n in range(len(line.tiles))]
+    return [grid[cell_name(*cell)] for cell in cells] == [label for label, _ in line.tiles]
+
+
+def _try_word(state: CogState, seen: Observation, player: int, action: Action) -> Verdict:
+    """The word if the engine takes it and the reserve gave exactly its tiles."""
+    verdict = _try(state, action)
+    if verdict.kind != "move":
+        return _word_refused(state, player, verdict.reason, action)
+    twin = state.clone()
+    twin.apply(action)
+    held = seen_contents(seen[mat_name(player)]).reserve
+    left = expected_contents(twin, player).reserve
+    if held != left:
+        return _word_refused(state, player, _reserve_words(held, left), action)
+    return verdict
+
+
+def _reserve_words(held: Counter[str], left: Counter[str]) -> str:
+    """Why the reserve does not match the word: what it still holds, or lacks."""
+    extra, lacking = held - left, left - held
+    parts = []
+    if extra:
+        parts.append(f"the reserve still holds {_tiles(extra)}")
+    if lacking:
+        parts.append(f"the reserve lacks {_tiles(lacking)}")
+    return "take the word's tiles from your reserve: " + "; ".join(parts)
+
+
+def _tiles(tiles: Counter[str]) -> str:
+    return " ".join(sorted(tiles.elements()))
+
+
+def _deconstruction(state: CogState, player: int, removed: set[tuple[int, int]]) -> Verdict | None:
+    """Tiles taken off the grid: the word whose removal leaves exactly that."""
+    grid = state.mats[player].grid
+    for placed in grid.words:
+        if set(grid.removal(placed.word)) == removed:
+            return _try(state, Deconstruct(player=player, word=placed.word))
+    names = [cell_name(*cell) for cell in sorted(removed)]
+    return _word_refused(state, player, f"{_cells(names)} taken off: that is no whole word")
+
+
+# -- out of sync, in words ---------------------------------------------------------------
+
+
+def _out_of_sync(state: CogState, seen: Observation) -> Verdict:
+    """What still differs, said so a person can put it right; a pawn elsewhere blinks its space."""
+    expected = expected_view(state)
+    differing = _differing(expected, seen)
+    words = [_difference_words(state, expected, seen, part, place) for part, place in differing]
+    for part, _ in _contents_differ(state, seen):
+        words.append(_contents_words(state, seen, part))
+    reason = "; ".join(dict.fromkeys(words[:4])) + (" ..." if len(words) > 4 else "")
+    pawns = tuple(
+        sorted(
+            int(place[5:]) - 1
+            for part, place in differing
+            if part == BOARD and place.startswith("track")
+        )
+    )
+    return Verdict(
+        "out-of-sync",
+        places=_cog_leds(differing),
+        reason=reason,
+        other_places=(("track", pawns),) if pawns else (),
+    )
+
+
+def _difference_words(
+    state: CogState,
+    expected: Mapping[str, Mapping[str, str]],
+    seen: Observation,
+    part: str,
+    place: str,
+) -> str:
+    want, have = expected[part][place], seen[part].get(place, EMPTY)
+    if place.startswith("track"):
+        return _pawn_words(state, seen, place, want, have)
+    where = f"{part} {place}"
+    if not want:
+        return f"take {have} off {where}"
+    if not have:
+        return f"put {want} on {where}"
+    return f"{where} should show {want}, not {have}"
+
+
+def _pawn_words(state: CogState, seen: Observation, place: str, want: str, have: str) -> str:
+    missing = set(pawn_colours(want)) - set(pawn_colours(have))
+    if missing:
+        return f"move the {' and '.join(sorted(missing))} pawn to track space {place[5:]}"
+    return (
+        f"move the {' and '.join(sorted(set(pawn_colours(have)) - set(pawn_colours(want))))} "
+        f"pawn off track space {place[5:]}"
+    )
+
+
+def _contents_words(state: CogState, seen: Observation, part: str) -> str:
+    player = int(part[3:]) - 1
+    held, want = seen_contents(seen[part]), expected_contents(state, player)
+    parts = []
+    if held.reserve != want.reserve:
+        parts.append(_reserve_words(held.reserve, want.reserve).split(": ", 1)[1])
+    if held.stars != want.stars:
+        parts.append(f"{want.stars} stars, not {held.stars}")
+    return f"{state.player_name(player)}'s mat: " + "; ".join(parts)
+
+
+# -- LEDs ---------------------------------------------------------------------------------
+
+
+def _size(leds: Frame, segment: str) -> int:
+    """How many LEDs the profile gives ``segment`` (0: it has none)."""
+    return len(leds.looks.get(segment, ()))
+
+
+def _show_clock(leds: Frame, state: CogState) -> None:
+    """The round on the clock segment: rounds played dim, this round bright."""
+    for space in range(min(state.rounds, _size(leds, "clock"))):
+        if space < state.round - 1:
+            leds.set("clock", space, tuple(int(c * DIM) for c in (255, 255, 255)))
+        elif space == state.round - 1:
+            leds.set("clock", space, (255, 255, 255))
+
+
+def _show_pawns(leds: Frame, state: CogState, scene: Scene) -> None:
+    """Where each pawn must be on the track, blinking where the camera sees it is not."""
+    if not _size(leds, "track"):
+        return
+    blinking = dict(scene.verdict.other_places).get("track", ())
+    for player, mat in enumerate(state.mats):
+        if mat.pawn < _size(leds, "track"):
+            colour = scene.seat_colours[player] if player < len(scene.seat_colours) else AMBER
+            animation = blink(0.6) if mat.pawn in blinking else None
+            if animation is None:
+                leds.set("track", mat.pawn, tuple(int(c * DIM) for c in colour))
+            else:
+                leds.set("track", mat.pawn, colour, animation)
+
+
+def _show_spaces(leds: Frame, state: CogState, scene: Scene) -> None:
+    """Cog spaces: where the current player may go (dim), refused (red), differing (amber)."""
+    verdict = scene.verdict
+    if verdict.kind == "illegal":
+        for seat in dict(verdict.other_places).get("seats", ()):
+            if 0 <= seat < _size(leds, "seats"):
+                leds.set("seats", seat, RED, blink(0.4))  # a word refused: that player's seat
+    if not _size(leds, "cog-spaces"):
+        return
+    if verdict.kind == "illegal":
+        leds.fill("cog-spaces", RED, blink(0.4), indices=list(verdict.places))
+    elif verdict.kind == "out-of-sync":
+        leds.fill("cog-spaces", AMBER, blink(0.8), indices=list(verdict.places))
+    elif state.phase == "collect" and state.to_act() != (CHANCE,):
+        player = state.to_act()[0]
+        colour = scene.seat_colours[player] if player < len(scene.seat_colours) else AMBER
+        dim = tuple(int(channel * DIM) for channel in colour)
+        leds.fill("cog-spaces", dim, indices=_legal_leds(state, player))
+
+
+def _legal_leds(state: CogState, player: int) -> list[int]:
+    spaces = set()
+    for action in state.legal_actions(player):
+        if isinstance(action, TakeDie):
+            spaces.add(cog_led("dice", state.ed.dice.index(state.dice[action.slot])))
+        elif (space := _placement_space(action)) is not None:
+            spaces.add(cog_led(*space))
+    return sorted(spaces)
+
+
+__all__ = ["EDGES", "CogAdapter", "cog_space"]

@@ -1,0 +1,352 @@
+"""Cogs and Commissars cards as the camera sees them on the card mat, and which it has counted.
+
+The mat (:mod:`vision.cards.mat`): each seat's zone holds that seat's draw
+deck (face down) and discard pile (face up, only its top card seen); the
+centre zone is the stack, cards laid face up, the newest on top. Whose card a
+tag is comes from the shipped tag data (``games/commissars/card_tags.toml``):
+each physical card belongs to one faction deck, and the seat playing that
+faction owns it (so the camera reads preconstructed decks only). Faction
+Leader cards may lie anywhere and are never looked for.
+
+A pile shows only its top card and the names repeat (seven Propaganda), so
+the camera cannot tell from names alone that a second Propaganda landed on
+the first. :class:`TagBook` remembers which physical cards (tag ids) the
+engine already knows face up; a tag it has not counted is a card just laid.
+The book follows the engine: each reading, per (owner, card name), it keeps
+at most as many tags as the engine has copies face up (stack, card resolving,
+discard pile), the longest known first, and counts a seen tag it lacks when
+the engine has more copies than tags (after a restart, every card seen that
+the game already holds). It is never journaled: a fresh book rebuilds itself
+from the first reading.
+
+>>> card_of(1, ("gorobotchev", "androidopov"))
+CardSeen(tag=1, name='Propaganda', owner=0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from cogtable.card_decks import CardTag, load_deck
+from cogtable.tables.card_zones import ZoneSeen, zones_of
+from games.commissars.state import CommissarsState
+from games.core import Action
+from vision.cards.mat import CardMatLayout
+
+CardKey = tuple[int, str]
+"""A card as the engine counts it: (owner seat, card name)."""
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One physical card seen face up: its tag, its name and the seat whose deck it belongs to."""
+
+    tag: int
+    name: str
+    owner: int
+
+    @property
+    def key(self) -> CardKey:
+        """The card as the engine counts it."""
+        return (self.owner, self.name)
+
+
+@dataclass(frozen=True)
+class CommissarsMat:
+    """A settled card-mat reading: per seat its pile's face-up cards and backs, the stack."""
+
+    piles: tuple[tuple[CardSeen, ...], ...]
+    decks: tuple[int, ...]
+    """The backs counted in each seat's zone (its draw deck: one back while it holds cards)."""
+    stack: tuple[CardSeen, ...] = ()
+    unknown_tags: tuple[int, ...] = ()
+    """Tag ids no card of this game (or no seat playing) carries: another game's card."""
+    astray: tuple[CardSeen, ...] = ()
+    """Cards outside every zone the game reads (a seat nobody plays, a stray zone)."""
+
+    def cards(self) -> list[tuple[int | None, CardSeen]]:
+        """Every card seen, with its zone: a seat (its pile), or None (the stack)."""
+        found: list[tuple[int | None, CardSeen]] = [(None, card) for card in self.stack]
+        for seat, pile in enumerate(self.piles):
+            found += [(seat, card) for card in pile]
+        return found
+
+
+@cache
+def _tags() -> dict[int, CardTag]:
+    return {tag.tag_id: tag for tag in load_deck("commissars").tags}
+
+
+def card_of(tag_id: int, factions: Sequence[str]) -> CardSeen | None:
+    """The card carrying ``tag_id`` at a table whose seats play ``factions``; None if none."""
+    tag = _tags().get(tag_id)
+    if tag is None or tag.deck not in factions:
+        return None
+    return CardSeen(tag_id, tag.name, list(factions).index(tag.deck))
+
+
+def is_leader(tag_id: int) -> bool:
+    """Whether ``tag_id`` is a Faction Leader card (never looked for)."""
+    tag = _tags().get(tag_id)
+    return tag is not None and tag.deck == "leaders"
+
+
+def tags_for(faction: str, name: str) -> tuple[int, ...]:
+    """The tag ids of ``faction``'s copies of ``name``, in the data file's order."""
+    return tuple(tag.tag_id for tag in _tags().values() if tag.deck == faction and tag.name == name)
+
+
+def read_mat(
+    observation: object, mat: CardMatLayout, state: CommissarsState
+) -> CommissarsMat | None:
+    """The settled reading as Commissars cards; None when it holds no reading of the mat."""
+    zones = zones_of(observation)
+    if zones is None:
+        return None
+    factions = [seat.faction for seat in state.seats]
+    seats = {zone.name: zone.seat for zone in mat.zones}
+    piles: list[list[CardSeen]] = [[] for _ in factions]
+    decks = [0] * len(factions)
+    stack: list[CardSeen] = []
+    unknown: list[int] = []
+    astray: list[CardSeen] = []
+    for name, seen in zones.items():
+        cards = _cards(seen, factions, unknown)
+        seat = seats.get(name, -1)
+        if seat is None:
+            stack += cards
+        elif seat is not None and 1 <= seat <= len(factions):
+            piles[seat - 1] += cards
+            decks[seat - 1] += seen.backs
+        else:
+            astray += cards
+    return CommissarsMat(
+        tuple(tuple(pile) for pile in piles),
+        tuple(decks),
+        tuple(stack),
+        tuple(sorted(unknown)),
+        tuple(astray),
+    )
+
+
+def _cards(seen: ZoneSeen, factions: Sequence[str], unknown: list[int]) -> list[CardSeen]:
+    cards = []
+    for tag_id in seen.face_up:
+        card = card_of(tag_id, factions)
+        if card is not None:
+            cards.append(card)
+        elif not is_leader(tag_id):
+            unknown.append(tag_id)
+    return cards
+
+
+# -- what the engine holds face up -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FaceUp:
+    """Where the engine holds a card face up: copies on the stack (or resolving), in the pile."""
+
+    stack: int = 0
+    pile: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.stack + self.pile
+
+
+def face_up(state: CommissarsState) -> dict[CardKey, FaceUp]:
+    """Per (owner, name): the copies the engine holds face up, on the stack and in the pile.
+
+    A Doublespeak duplicate is no physical card; a card's owner is its
+    ``home`` (whose discard pile it goes to, the deck it came from).
+    """
+    on_stack: Counter[CardKey] = Counter()
+    for entry in state.stack + ([state.resolving] if state.resolving else []):
+        if not entry.copy:
+            on_stack[(entry.home, entry.card)] += 1
+    in_pile: Counter[CardKey] = Counter()
+    for seat, player in enumerate(state.seats):
+        for name in player.discard:
+            in_pile[(seat, name)] += 1
+    return {
+        key: FaceUp(on_stack[key], in_pile[key]) for key in sorted(on_stack.keys() | in_pile.keys())
+    }
+
+
+def pile_top(state: CommissarsState, seat: int) -> str | None:
+    """The name of the card on top of ``seat``'s discard pile (None: the pile is empty)."""
+    discard = state.seats[seat].discard
+    return discard[-1] if discard else None
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A card the book reported as just laid: counted once the engine took one of ``actions``."""
+
+    tag: int
+    ply: int
+    actions: tuple[Action, ...]
+
+
+class TagBook:
+    """The physical cards (tag ids) the engine already holds face up: see the module docstring.
+
+    How a tag comes to be counted:
+
+    - a card reported as just laid (:meth:`report`) once the engine took its action;
+    - after a restart (a fresh book), a card the game already holds: on the stack
+      (all of it is seen) while the engine has more copies there than the book
+      counts; on a pile, the top the book sees first, or once the engine no
+      longer holds the top it saw (retrieved, reshuffled), if the engine has
+      that name on top, or once the top it saw is seen elsewhere (an undo put it
+      back on the stack). A different card on a top still held is a card laid.
+
+    Each reading the book keeps at most as many tags per card as the engine has
+    face up (those seen on the stack first, up to the engine's copies there,
+    then the longest counted): an undo, a reshuffle, a card retrieved make it forget.
+    A play taken back forgets the tag laid (:meth:`_back_in_hand`), even while a copy
+    of that name still lies in the pile.
+    """
+
+    def __init__(self) -> None:
+        self.known: dict[int, CardKey] = {}
+        """Tag -> card, in the order the tags were counted (the longest known first)."""
+        self.tops: dict[int, int] = {}
+        """Seat -> the tag last seen counted on top of its pile."""
+        self.reported: Reported | None = None
+        self.zones: dict[int, int | None] = {}
+        """Tag -> where it was last seen counted: a seat's pile, or None (the stack)."""
+        self.held: dict[CardKey, FaceUp] = {}
+        """What the engine held face up at the last reading (to tell a resolve from an undo)."""
+        self.plies = 0
+        """How many actions the engine had taken at the last reading (fewer now: an undo)."""
+
+    def report(self, tag: int, state: CommissarsState, actions: Sequence[Action]) -> None:
+        """The judge reports ``tag`` as a card just laid, which one of ``actions`` takes."""
+        self.reported = Reported(tag, len(state.history), tuple(actions))
+
+    def follow(
+        self, state: CommissarsState, seen: CommissarsMat
+    ) -> list[tuple[int | None, CardSeen]]:
+        """Bring the book up to the engine; the cards seen that it has not counted, with zones."""
+        self._taken(state, seen)
+        held = face_up(state)
+        if len(state.history) < self.plies:
+            for tag in self._back_in_hand(held):
+                del self.known[tag]
+        self.held, self.plies = held, len(state.history)
+        kept: dict[int, CardKey] = {}
+        on_stack = {card.tag for card in seen.stack}
+        for key, copies in held.items():
+            tags = [tag for tag, known in self.known.items() if known == key]
+            stacked = [tag for tag in tags if tag in on_stack][: copies.stack]
+            tags = stacked + [tag for tag in tags if tag not in stacked]  # then the longest known
+            kept.update(dict.fromkeys(tags[: copies.total], key))
+        self.known = {tag: key for tag, key in self.known.items() if tag in kept}
+        self._off_a_pile(seen, held)
+        self._learn_stack(seen, held)
+        self._learn_tops(state, seen, held)
+        for zone, card in seen.cards():
+            if card.tag in self.known:
+                self.zones[card.tag] = zone
+        return [(zone, card) for zone, card in seen.cards() if card.tag not in self.known]
+
+    def _back_in_hand(self, held: Mapping[CardKey, FaceUp]) -> list[int]:
+        """Counted tags last seen on the stack whose copy left it for the hand (a play undone).
+
+        Asked after an undo: a card leaving the stack goes to its owner's pile (it
+        resolved) unless a play is taken back. Kept by count alone, the tag taken back
+        would stand for a copy of that name deeper in the pile the book never saw, and
+        laid again it would be a card that "has resolved", not a play. The newest
+        counted go first.
+        """
+        gone: list[int] = []
+        for key, before in self.held.items():
+            now = held.get(key, FaceUp())
+            back = before.stack - now.stack - max(now.pile - before.pile, 0)
+            if back <= 0:
+                continue
+            stacked = [tag for tag, known in self.known.items() if known == key]
+            stacked = [tag for tag in stacked if self.zones.get(tag, -1) is None]
+            gone += stacked[-back:]
+        return gone
+
+    def _off_a_pile(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
+        """A counted card last seen on a pile, now on the stack beyond the engine's copies there.
+
+        Cards go from the stack to a pile, never back, unless an undo puts one back on
+        the stack (then the engine has room for it there). The pile hides which copy of
+        a name lies where, so after a card was retrieved from under the top the book may
+        count the copy the player holds: laid on the stack, it is a card played.
+        """
+        on_stack: Counter[CardKey] = Counter()
+        for card in seen.stack:
+            if card.tag in self.known:
+                on_stack[card.key] += 1
+        for card in seen.stack:
+            from_pile = isinstance(self.zones.get(card.tag), int)
+            room = held.get(card.key, FaceUp()).stack
+            if card.tag in self.known and from_pile and on_stack[card.key] > room:
+                del self.known[card.tag]
+                on_stack[card.key] -= 1
+
+    def _taken(self, state: CommissarsState, seen: CommissarsMat) -> None:
+        """The card reported last counts once the engine took its action (and it lies there)."""
+        reported = self.reported
+        if reported is None or len(state.history) <= reported.ply:
+            return
+        if state.history[reported.ply] in reported.actions:
+            card = next((card for _, card in seen.cards() if card.tag == reported.tag), None)
+            if card is not None:
+                self.known[card.tag] = card.key
+        self.reported = None
+
+    def _learn_stack(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
+        for card in seen.stack:
+            if card.tag in self.known or card.key not in held:
+                continue
+            counted = sum(1 for other in seen.stack if self.known.get(other.tag) == card.key)
+            anywhere = sum(1 for key in self.known.values() if key == card.key)
+            if counted < held[card.key].stack and anywhere < held[card.key].total:
+                self.known[card.tag] = card.key  # a card set aside under a full stack counts
+
+    def _learn_tops(
+        self, state: CommissarsState, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]
+    ) -> None:
+        zones = {card.tag: zone for zone, card in seen.cards()}
+        for seat, pile in enumerate(seen.piles):
+            if len(pile) != 1:
+                continue
+            card = pile[0]
+            last = self.tops.get(seat)
+            covered = last in self.known and zones.get(last, seat) == seat  # still lies there
+            fresh = card.tag not in self.known and not covered
+            if fresh and card.owner == seat and pile_top(state, seat) == card.name:
+                self.known[card.tag] = card.key
+            if card.tag in self.known:
+                self.tops[seat] = card.tag
+
+    def counted(self, tag: int) -> bool:
+        """Whether the book holds ``tag``."""
+        return tag in self.known
+
+
+def counted_position(
+    mat: CardMatLayout,
+    piles: Mapping[int, Sequence[int]],
+    stack: Sequence[int],
+    decks: Mapping[int, int],
+) -> dict[str, tuple[tuple[int, ...], int]]:
+    """The position a camera reports for these face-up tags per seat pile, stack and backs."""
+    position: dict[str, tuple[tuple[int, ...], int]] = {}
+    for zone in mat.zones:
+        if zone.seat is None:
+            position[zone.name] = (tuple(sorted(stack)), 0)
+        else:
+            seat = zone.seat - 1
+            position[zone.name] = (tuple(sorted(piles.get(seat, ()))), decks.get(seat, 0))
+    return position
