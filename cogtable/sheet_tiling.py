@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.print_text import put_text
+
 MM_PER_INCH = 25.4
 PAPERS: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
@@ -296,7 +298,7 @@ def page_map(sheet: np.ndarray, plan: TilePlan, title: str, total: int) -> np.nd
     _draw_grid(page, plan, (left, top), shrink, (sheet.shape[1], sheet.shape[0]))
     for number, line in enumerate(steps):
         y = top + small.shape[0] + round((7.0 + 6.0 * number) * plan.scale)
-        _text(page, line, (left, y), height_mm=3.0, scale=plan.scale, colour=INK)
+        put_text(page, line, (left, y), height_mm=3.0, px_per_mm=plan.scale, colour=INK)
     return page
 
 
@@ -338,12 +340,12 @@ def _draw_grid(
         far = (at[0] + round(x1 * shrink) - 1, at[1] + round(y1 * shrink) - 1)
         cv2.rectangle(page, corner, far, (150, 150, 150), line)
         middle = ((corner[0] + far[0]) // 2, (corner[1] + far[1]) // 2)
-        _text(
+        put_text(
             page,
             str(number),
             middle,
             height_mm=9.0,
-            scale=plan.scale,
+            px_per_mm=plan.scale,
             colour=(60, 60, 200),
             centred=True,
         )
@@ -355,8 +357,13 @@ def _draw_grid(
 def header(page: np.ndarray, text: str, scale: float) -> None:
     """The page's title, and under it the 100 mm check bar with its end ticks."""
     left = round(MARGIN_MM * scale)
-    _text(
-        page, text, (left, round((MARGIN_MM + 3.5) * scale)), height_mm=3.0, scale=scale, colour=INK
+    put_text(
+        page,
+        text,
+        (left, round((MARGIN_MM + 3.5) * scale)),
+        height_mm=3.0,
+        px_per_mm=scale,
+        colour=INK,
     )
     y = round((MARGIN_MM + 7.5) * scale)
     line = max(1, round(0.4 * scale))
@@ -365,31 +372,11 @@ def header(page: np.ndarray, text: str, scale: float) -> None:
     cv2.rectangle(page, (left, y), (right, y + line - 1), INK, cv2.FILLED)
     for end in (left, right - line + 1):
         cv2.rectangle(page, (end, y - tick), (end + line - 1, y + tick), INK, cv2.FILLED)
-    _text(
+    put_text(
         page,
         "100 mm: measure it; print at 100% (no fit to page)",
         (right + round(4.0 * scale), y + round(1.0 * scale)),
         height_mm=2.4,
-        scale=scale,
+        px_per_mm=scale,
         colour=GREY,
-    )
-
-
-def _text(
-    page: np.ndarray,
-    text: str,
-    origin: tuple[int, int],
-    *,
-    height_mm: float,
-    scale: float,
-    colour: tuple[int, int, int],
-    centred: bool = False,
-) -> None:
-    font_scale = height_mm * scale / 22.0
-    thickness = max(1, round(font_scale * 1.6))
-    if centred:
-        (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
-        origin = (origin[0] - w // 2, origin[1] + h // 2)
-    cv2.putText(
-        page, text, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, thickness, cv2.LINE_AA
     )

@@ -26,6 +26,7 @@ import numpy as np
 from vision.layout import Marker, PartLayout
 from vision.markers import marker_image
 from vision.part_sheet import draw_part
+from vision.print_text import put_text
 
 MM_PER_INCH = 25.4
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -133,7 +134,9 @@ def _draw_sticker(
     )
     for line, text in enumerate(sticker.caption()):
         origin = (left, top + pixels + round((4.0 + 4.0 * line) * scale))
-        _text(page, text, origin, height_mm=2.4, scale=scale, colour=INK if line == 0 else GREY)
+        put_text(
+            page, text, origin, height_mm=2.4, px_per_mm=scale, colour=INK if line == 0 else GREY
+        )
 
 
 def _dashed_rect(
@@ -152,12 +155,12 @@ def _dashed_rect(
 def _head(page: np.ndarray, title: str, scale: float) -> None:
     """The page's title and the 100 mm check bar under it."""
     left = round(MARGIN_MM * scale)
-    _text(
+    put_text(
         page,
         title,
         (left, round((MARGIN_MM - 3.0) * scale)),
         height_mm=3.2,
-        scale=scale,
+        px_per_mm=scale,
         colour=INK,
     )
     y = round((MARGIN_MM + 3.0) * scale)
@@ -165,29 +168,13 @@ def _head(page: np.ndarray, title: str, scale: float) -> None:
     cv2.line(page, (left, y), (left + round(CHECK_BAR_MM * scale), y), INK, line)
     for end in (left, left + round(CHECK_BAR_MM * scale)):
         cv2.line(page, (end, y - round(1.5 * scale)), (end, y + round(1.5 * scale)), INK, line)
-    _text(
+    put_text(
         page,
         "100 mm: measure it; print at 100% (no fit to page)",
         (left + round((CHECK_BAR_MM + 4.0) * scale), y + round(1.0 * scale)),
         height_mm=2.4,
-        scale=scale,
+        px_per_mm=scale,
         colour=GREY,
-    )
-
-
-def _text(
-    page: np.ndarray,
-    text: str,
-    origin: tuple[int, int],
-    *,
-    height_mm: float,
-    scale: float,
-    colour: tuple[int, int, int],
-) -> None:
-    font_scale = height_mm * scale / 22.0
-    thickness = max(1, round(font_scale * 1.6))
-    cv2.putText(
-        page, text, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, thickness, cv2.LINE_AA
     )
 
 

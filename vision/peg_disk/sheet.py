@@ -29,6 +29,7 @@ import numpy as np
 from vision.markers import project
 from vision.peg_disk.geometry import PEGS, ROWS, BoardGeometry, board_to_sheet_pixels
 from vision.peg_disk.overlay import print_sheet
+from vision.print_text import put_text, text_size
 
 MM_PER_INCH = 25.4
 PEG_SAMPLE_MM = 8.5
@@ -108,7 +109,7 @@ def _row_names(
     for row, name in enumerate(names[:ROWS]):
         x, y = geometry.peg_position((row, 0))
         right_edge = x - geometry.cog_radius() - 1.5
-        width = _text_size(name, 3.0, scale)[0] / scale
+        width = text_size(name, 3.0, scale)[0] / scale
         _centred(sheet, name, _at(to_sheet, (right_edge - width / 2, y)), (3.0, scale), INK)
 
 
@@ -142,21 +143,6 @@ def _footer(sheet: np.ndarray, geometry: BoardGeometry, scale: float, notes: She
         _centred(sheet, line, at, (2.6, scale), INK)
 
 
-def _text_size(text: str, height_mm: float, scale: float) -> tuple[int, int]:
-    font_scale, thickness = _font(height_mm, scale)
-    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
-    return w, h
-
-
-def _font(height_mm: float, scale: float) -> tuple[float, int]:
-    font_scale = height_mm * scale / _CAP_HEIGHT_PX
-    return font_scale, max(1, round(font_scale * 1.6))
-
-
-_CAP_HEIGHT_PX = cv2.getTextSize("H", cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)[0][1]
-"""The font's capital height at scale 1, measured: OpenCV 5 draws it taller (27 px) than 4 (22)."""
-
-
 def _centred(
     sheet: np.ndarray,
     text: str,
@@ -166,16 +152,4 @@ def _centred(
 ) -> None:
     """``text`` centred on ``centre`` (pixels); ``size`` is (letter height in mm, pixels per mm)."""
     height_mm, scale = size
-    font_scale, thickness = _font(height_mm, scale)
-    w, h = _text_size(text, height_mm, scale)
-    origin = (centre[0] - w // 2, centre[1] + h // 2)
-    cv2.putText(
-        sheet,
-        text,
-        origin,
-        cv2.FONT_HERSHEY_SIMPLEX,
-        font_scale,
-        colour,
-        thickness,
-        cv2.LINE_AA,
-    )
+    put_text(sheet, text, centre, height_mm=height_mm, px_per_mm=scale, colour=colour, centred=True)
