@@ -33,12 +33,14 @@ from vision.part_sheet import sheet_matrix
 from vision.parts.renderer import (
     _bgra,
     _draw_hand,
-    _exposed,
     _light,
     _sense,
     _Stamp,
     _stamp,
     table_homography,
+)
+from vision.parts.renderer import (
+    random_camera as parts_camera,
 )
 from vision.peg_disk.renderer import TABLE_BGR, Camera, Hand, Lighting, Sensor
 
@@ -234,29 +236,7 @@ def render_cards(scene: CardScene, size: tuple[int, int] = (1920, 1080), seed: i
 
 def random_camera(rng: np.random.Generator) -> tuple[Camera, Lighting, Sensor]:
     """A camera over the mat, its light and its sensor, in :func:`random_table_scene`'s ranges."""
-    camera = Camera(
-        tilt_deg=float(rng.uniform(0, 15)),
-        azimuth_deg=float(rng.uniform(0, 360)),
-        roll_deg=float(rng.uniform(-4, 4) + 180 * int(rng.integers(2))),
-        fill=float(rng.uniform(0.86, 0.96)),
-        shift=(float(rng.uniform(-0.02, 0.02)), float(rng.uniform(-0.02, 0.02))),
-    )
-    lighting = _exposed(
-        Lighting(
-            brightness=float(rng.uniform(0.65, 1.1)),
-            gradient=float(rng.uniform(0, 0.35)),
-            gradient_deg=float(rng.uniform(0, 360)),
-            vignette=float(rng.uniform(0, 0.25)),
-            cast=tuple(float(g) for g in rng.uniform(0.85, 1.15, 3)),
-        ),
-        255.0,
-    )
-    sensor = Sensor(
-        noise=float(rng.uniform(0, 5)),
-        blur=float(rng.uniform(0, 1.0)),
-        jpeg=int(rng.integers(55, 96)) if rng.random() < 0.7 else None,
-    )
-    return camera, lighting, sensor
+    return parts_camera(rng, 15.0, 255.0)
 
 
 def random_card_scene(

@@ -52,6 +52,7 @@ from vision.peg_disk.renderer import (
     _ramp,
     _soft_shadow,
     _thick_line,
+    coarse_gain,
     framed,
 )
 
@@ -628,12 +629,7 @@ def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
     (1/100) 8-bit factor: the same light, a fraction of the float work.
     """
     height, width = image.shape[:2]
-    small = (max(2, height // 8), max(2, width // 8))
-    ramp = _ramp(small, math.radians(lighting.gradient_deg)) - 0.5
-    ys, xs = np.mgrid[0 : small[0], 0 : small[1]].astype(np.float32)
-    r2 = ((xs / small[1] - 0.5) ** 2 + (ys / small[0] - 0.5) ** 2) * 2
-    gain = lighting.brightness * (1 + 2 * lighting.gradient * ramp) * (1 - lighting.vignette * r2)
-    gain = gain[..., None] * np.array(lighting.cast, np.float32)
+    gain = coarse_gain(lighting, height, width)
     gain8 = np.clip(gain * 100 + 0.5, 0, 255).astype(np.uint8)
     gain8 = cv2.resize(gain8, (width, height), interpolation=cv2.INTER_LINEAR)
     return cv2.multiply(image, gain8, scale=1 / 100)
@@ -721,6 +717,38 @@ def _footprint(layout: PartLayout, angle_deg: float) -> tuple[float, float]:
     return (layout.width * cos + layout.height * sin, layout.width * sin + layout.height * cos)
 
 
+def random_camera(
+    rng: np.random.Generator, max_tilt: float, brightest: float
+) -> tuple[Camera, Lighting, Sensor]:
+    """A camera over a table (tilted at most ``max_tilt``), its light and its sensor.
+
+    The light is dimmed where it would burn out a surface ``brightest`` (0-255) bright.
+    """
+    camera = Camera(
+        tilt_deg=float(rng.uniform(0, max_tilt)),
+        azimuth_deg=float(rng.uniform(0, 360)),
+        roll_deg=float(rng.uniform(-4, 4) + 180 * int(rng.integers(2))),
+        fill=float(rng.uniform(0.86, 0.96)),
+        shift=(float(rng.uniform(-0.02, 0.02)), float(rng.uniform(-0.02, 0.02))),
+    )
+    lighting = _exposed(
+        Lighting(
+            brightness=float(rng.uniform(0.65, 1.1)),
+            gradient=float(rng.uniform(0, 0.35)),
+            gradient_deg=float(rng.uniform(0, 360)),
+            vignette=float(rng.uniform(0, 0.25)),
+            cast=tuple(float(g) for g in rng.uniform(0.85, 1.15, 3)),
+        ),
+        brightest,
+    )
+    sensor = Sensor(
+        noise=float(rng.uniform(0, 5)),
+        blur=float(rng.uniform(0, 1.0)),
+        jpeg=int(rng.integers(55, 96)) if rng.random() < 0.7 else None,
+    )
+    return camera, lighting, sensor
+
+
 def random_table_scene(
     rng: np.random.Generator,
     layouts: Sequence[PartLayout],
@@ -741,27 +769,6 @@ def random_table_scene(
     """
     del size
     parts, table_size = arrange_parts(layouts, rng)
-    camera = Camera(
-        tilt_deg=float(rng.uniform(0, max_tilt)),
-        azimuth_deg=float(rng.uniform(0, 360)),
-        roll_deg=float(rng.uniform(-4, 4) + 180 * int(rng.integers(2))),
-        fill=float(rng.uniform(0.86, 0.96)),
-        shift=(float(rng.uniform(-0.02, 0.02)), float(rng.uniform(-0.02, 0.02))),
-    )
-    lighting = _exposed(
-        Lighting(
-            brightness=float(rng.uniform(0.65, 1.1)),
-            gradient=float(rng.uniform(0, 0.35)),
-            gradient_deg=float(rng.uniform(0, 360)),
-            vignette=float(rng.uniform(0, 0.25)),
-            cast=tuple(float(g) for g in rng.uniform(0.85, 1.15, 3)),
-        ),
-        max(*look.tiles.face, *PAPER_BGR),
-    )
-    sensor = Sensor(
-        noise=float(rng.uniform(0, 5)),
-        blur=float(rng.uniform(0, 1.0)),
-        jpeg=int(rng.integers(55, 96)) if rng.random() < 0.7 else None,
-    )
+    camera, lighting, sensor = random_camera(rng, max_tilt, max(*look.tiles.face, *PAPER_BGR))
     seed = int(rng.integers(2**31))
     return TableScene(parts, contents, table_size, camera, lighting, sensor, (), font, look, seed)

@@ -601,14 +601,19 @@ def _darken(image: np.ndarray, amount: np.ndarray, centre) -> None:
 def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
     """Apply brightness, gradient, vignetting and colour cast (computed coarse, then resized)."""
     height, width = image.shape[:2]
+    gain = coarse_gain(lighting, height, width)
+    gain = cv2.resize(gain.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(image, gain)
+
+
+def coarse_gain(lighting: Lighting, height: int, width: int) -> np.ndarray:
+    """The light's per-channel gain over a frame, at 1/8 of its size (it varies smoothly)."""
     small = (max(2, height // 8), max(2, width // 8))
     ramp = _ramp(small, math.radians(lighting.gradient_deg)) - 0.5
     ys, xs = np.mgrid[0 : small[0], 0 : small[1]].astype(np.float32)
     r2 = ((xs / small[1] - 0.5) ** 2 + (ys / small[0] - 0.5) ** 2) * 2
     gain = lighting.brightness * (1 + 2 * lighting.gradient * ramp) * (1 - lighting.vignette * r2)
-    gain = gain[..., None] * np.array(lighting.cast, np.float32)
-    gain = cv2.resize(gain.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)
-    return cv2.multiply(image, gain)
+    return gain[..., None] * np.array(lighting.cast, np.float32)
 
 
 def _add_glare(image: np.ndarray, glare: Glare, homography: np.ndarray) -> None:
