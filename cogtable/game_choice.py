@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogtable.errors import UserError
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
 from games.core import BadOptions, new_game
 from hardware.profile import Profile

@@ -51,6 +51,7 @@ from cogtable.board_setup import board_geometry, camera_calibration, letter_clas
 from cogtable.camera_picture import CameraPicture
 from cogtable.camera_sight import CameraPart, CardsSight, PartsSight, PegSight
 from cogtable.card_mat_setup import card_mat
+from cogtable.commit_decision import Explanations
 from cogtable.console_inbox import Inbox
 from cogtable.controller import Controller
 from cogtable.errors import UserError
@@ -68,7 +69,7 @@ from cogtable.journal import Journal
 from cogtable.mock.world import MockWorld
 from cogtable.outputs import FanOut, LastFrame, PicoRenderer
 from cogtable.screen import TableScreen
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, CameraRegion
 from firmware_bridge import link as pico
@@ -527,7 +528,14 @@ class Runtime:
         """How the game's regions are read and settled: the peg disk, printed parts, a card mat."""
         readers = {region.reader for region in regions}
         if readers == {PEG_DISK}:
-            return PegSight(self.offer, part, self.clock, self._disk_reader, regions=regions)
+            return PegSight(
+                self.offer,
+                part,
+                self.clock,
+                self._disk_reader,
+                regions=regions,
+                explain=self._explanations,
+            )
         if readers == {PRINTED_PARTS}:
             return PartsSight(self.offer, part, self.clock, regions, self._parts_reader)
         if readers == {CARD_MAT}:
@@ -535,6 +543,10 @@ class Runtime:
         raise UserError(
             f"no vision reader for {sorted(readers)}: this table reads peg-disk, parts, cards"
         )
+
+    def _explanations(self) -> Explanations | None:
+        """What the board may show next, as the controller thread last published it."""
+        return self.table.explanations
 
     def _cards_reader(self, regions: Sequence[CameraRegion]) -> Any:
         """The card reader for the profile's card mat."""

@@ -40,7 +40,7 @@ from gpiozero.pins import Factory
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
 from cogtable.firmware_agreement import differences
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
 from cogtable.tables.base import PEG_DISK
 from firmware_bridge.firmware_config import FirmwareConfig

@@ -21,36 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from cogtable.card_mat_setup import card_mat
+from cogtable.sensors import Sensors
 from cogtable.tables.base import TableAdapter, is_public
 from games.core import CHANCE, Request, State
-from hardware.profile import Profile
-from vision.cards.mat import CardMatLayout
 
 Route = Literal["camera", "dice", "console"]
 SHOWN_LABELS = 40
 """At most this many answers are listed in the status (a choice may have hundreds)."""
-
-
-@dataclass(frozen=True)
-class Sensors:
-    """The sensors a profile declares that can answer requests."""
-
-    dice: bool = False
-    """Electronic dice on the Pico, or a GPIO roll button."""
-    camera_dice: bool = False
-    """Physical dice the camera reads in the board's die slots (``[dice] camera``)."""
-    card_mat: CardMatLayout | None = None
-    """The profile's card mat (``[cards]``), where the camera reads cards; None: none."""
-
-    @classmethod
-    def of(cls, profile: Profile) -> Sensors:
-        """What ``profile`` declares."""
-        return cls(
-            dice=bool(profile.dice.pico) or profile.dice.roll_pin is not None,
-            camera_dice=profile.dice.camera,
-            card_mat=card_mat(profile) if profile.cards is not None else None,
-        )
 
 
 @dataclass(frozen=True)

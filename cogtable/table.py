@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cogtable.commit_decision import Explanations
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import (
     BoardSettled,
@@ -49,7 +50,8 @@ from cogtable.inputs import (
     ReloadProfile,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
-from cogtable.sensing import Asked, KeyBook, Sensors, open_requests
+from cogtable.sensing import Asked, KeyBook, open_requests
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
 from cogtable.tables.base import (
     AMBER,
@@ -144,6 +146,10 @@ class GameTable:
         self.keys = KeyBook()
         self.seen: Any = None
         """The last settled camera observation (None before the first)."""
+        self.explanations: Explanations | None = None
+        """What the camera may see next (:meth:`TableAdapter.explanations`), as last published:
+        the camera thread reads it, the controller thread replaces it."""
+        self._explained: tuple[Any, ...] | None = None
         self.published: dict[str, Any] = {}
         """The status as last shown: what a person reads off the screen (any thread may read it)."""
         self.game: JournaledGame = (
@@ -576,7 +582,9 @@ class GameTable:
         return leds
 
     def show(self, now: float) -> None:
-        """Send the current frame to the renderer (and the screen); publish the status."""
+        """Send the current frame to the renderer (and the screen); publish the status and
+        what the camera may see next."""
+        self._explain()
         asked = self.asking()
         scene = self.scene(asked)
         frame = self.frame(scene)
@@ -586,6 +594,14 @@ class GameTable:
             lines = self.screen_lines(scene, asked)
             shown = _segments(frame, ("seats", "status", *self.adapter.segments_drawn()))
             self.screen.show(lines, shown, now, self.adapter.arrangement())
+
+    def _explain(self) -> None:
+        """Publish the adapter's explanations of the board to come (the camera thread reads
+        :attr:`explanations`), computed again only when the game or the position changed."""
+        key = (self.game.id, id(self.state), len(self.state.history), id(self.before))
+        if key != self._explained:
+            self._explained = key
+            self.explanations = self.adapter.explanations(self.state, self.before)
 
     def screen_lines(
         self, scene: Scene | None = None, asked: list[Asked] | None = None

@@ -60,7 +60,7 @@ from cogtable.mock.people.console import ConsolePeople, ConsoleStyle
 from cogtable.mock.people.kogworks import People, Style, pieces_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
 from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, ReaderKind
 from games.core import new_game

@@ -26,13 +26,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
+from cogtable.commit_decision import Explanations
 from games.core import CHANCE, Action, Event, Request, RequestKind, State, load_game
 from hardware.leds import SOLID, Frame, pulse
 from hardware.profile import Profile
 from vision.layout import PartLayout
 
 if TYPE_CHECKING:
-    from cogtable.sensing import Sensors
+    from cogtable.sensors import Sensors
 
 RGB = tuple[int, int, int]
 WHITE: Final = (255, 255, 255)
@@ -229,6 +230,13 @@ class TableAdapter(ABC):
         """
         return Verdict("nothing", reason="this game reads nothing from the camera")
 
+    def explanations(self, state: State, before: State | None) -> Explanations | None:
+        """What the camera's regions may show next, for the commit decision
+        (:mod:`cogtable.commit_decision`): the game's position, its legal successors, a
+        take-back, physical mistakes. None (the default): no game narrows what is seen, and
+        every place needs its own certainty."""
+        return None
+
     def differing(self, state: State, observation: Any) -> tuple[int, ...]:
         """The places where the observation differs from the game."""
         return ()
@@ -371,7 +379,11 @@ class TableAdapter(ABC):
 
     def screen(self, state: State, scene: Scene) -> list[str]:
         """The game as the table knows it, as lines: the public position (games override)."""
-        return [line for line in render_public(state).splitlines()]
+        return self.draw(state).splitlines()
+
+    def draw(self, state: State) -> str:
+        """The game's own terminal drawing of what all may see (its kit's ``terminal.render``)."""
+        raise NotImplementedError(f"{type(self).__name__} draws no position")
 
     def arrangement(self) -> dict[str, Sequence[Sequence[int]]]:
         """How the terminal lays out LED segments (rows of indices); default one row each."""
@@ -432,13 +444,6 @@ def paused_frame(template: Frame) -> Frame:
 
 def _segment_size(leds: Frame, name: str) -> int:
     return len(leds.looks.get(name, ()))
-
-
-def render_public(state: State) -> str:
-    """The game's own terminal drawing (its kit's ``terminal``) of what all may see."""
-    from cogtable.tables import kit  # the kits import this module: look them up when drawn
-
-    return kit(state.game).terminal.render(state)  # type: ignore[no-any-return]
 
 
 def _defaults(game: str) -> Mapping[str, Any]:

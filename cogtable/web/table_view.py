@@ -21,7 +21,8 @@ from typing import Any
 
 from cogtable.journal import Journal, JournalError
 from cogtable.runtime import JOURNAL_NAME
-from cogtable.sensing import Sensors, open_requests
+from cogtable.sensing import open_requests
+from cogtable.sensors import Sensors
 from cogtable.service.runner import STATUS_FILE
 from cogtable.tables import adapter_for
 from cogtable.tables.base import Scene, Verdict

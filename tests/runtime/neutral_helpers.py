@@ -9,7 +9,7 @@ from typing import Any
 
 from cogtable.game_choice import GameChoice
 from cogtable.journal import Journal
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from cogtable.tables import adapter_for
 from games.core import CHANCE, Action, State, new_game

@@ -10,7 +10,8 @@ import pytest
 from cogtable.cli import main
 from cogtable.errors import UserError
 from cogtable.game_choice import GameChoice, choose, refereeable, unavailable
-from cogtable.sensing import Sensors, open_requests
+from cogtable.sensing import open_requests
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
 from cogtable.tables.base import Scene, TableAdapter, Verdict
 from games.core import CHANCE, State, new_game

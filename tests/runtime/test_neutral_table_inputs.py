@@ -12,7 +12,8 @@ from pathlib import Path
 
 from cogtable.game_choice import GameChoice, refereeable
 from cogtable.inputs import ButtonPressed, ConsoleCommand, DiceRolled
-from cogtable.sensing import Asked, Sensors
+from cogtable.sensing import Asked
+from cogtable.sensors import Sensors
 from cogtable.table import CHOICE_SHOWN_SECONDS, GameTable
 from cogtable.tables.base import WHITE
 from games.cog.actions import DrawLetter, RollDie

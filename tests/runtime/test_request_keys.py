@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ButtonPressed, ConsoleCommand
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from games.core import CHANCE
 from tests.runtime.neutral_helpers import make_table

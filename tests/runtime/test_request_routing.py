@@ -7,7 +7,8 @@ import random
 import pytest
 
 from cogtable.card_mat_setup import card_mat
-from cogtable.sensing import Sensors, open_requests, route
+from cogtable.sensing import open_requests, route
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
 from games.core import CHANCE, Action, Request, RequestOption, new_game
 from hardware.profile import load_profile

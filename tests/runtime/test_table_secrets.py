@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from games.core import Action
 from tests.runtime.neutral_helpers import make_table

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.service.runner import StatusWriter
 from cogtable.table import GameTable
 from cogtable.web.app import SECURITY_HEADERS, create_app

@@ -16,7 +16,7 @@ import numpy as np
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.service.runner import StatusWriter
 from cogtable.web.table_view import CAMERA_PICTURE, TableFolder
 from hardware.profile import load_profile

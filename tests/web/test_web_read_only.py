@@ -12,7 +12,7 @@ from typing import Any
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.service.runner import StatusWriter
 from cogtable.web.table_view import TableFolder
 from hardware.profile import load_profile

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
 from cogtable.journal import Journal
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.service.runner import StatusWriter
 from cogtable.table import GameTable
 from cogtable.web.app import create_app

@@ -63,6 +63,7 @@ from cogtable.tables.cog.parts import (
     part_layouts,
     seen_contents,
 )
+from cogtable.tables.cog.terminal import render
 from games.cog.actions import (
     Deconstruct,
     DrawLetter,
@@ -103,6 +104,10 @@ class CogAdapter(TableAdapter):
     game = "cog"
     places_segment = "cog-spaces"
     player_counts: Mapping[str, Sequence[int]] = {"": (2, 3, 4)}
+
+    def draw(self, state: State) -> str:
+        """The public position as the terminal draws it."""
+        return render(state)
 
     def camera_regions(self) -> tuple[CameraRegion, ...]:
         """The board and the four mats (a game uses the mats of its players)."""

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables.base import (
     AMBER,
     DIM,
@@ -58,6 +58,7 @@ from cogtable.tables.base import (
 from cogtable.tables.card_zones import REGION
 from cogtable.tables.commissars.cards import TagBook, read_mat
 from cogtable.tables.commissars.judge import differing_seats, judge_mat
+from cogtable.tables.commissars.terminal import render
 from games.commissars.actions import Discard, EndPhase, Play, TopCard, UnseenDraw
 from games.commissars.cards import KIND_NAMES
 from games.commissars.state import MAIN_PHASES, CommissarsState
@@ -89,6 +90,10 @@ class CommissarsAdapter(TableAdapter):
         self.mat = mat
         self.camera_note = "" if mat is not None else CAMERA_NOTE
         self.book = TagBook()
+
+    def draw(self, state: State) -> str:
+        """The public position as the terminal draws it."""
+        return render(state)
 
     def fitted(self, sensors: Sensors) -> CommissarsAdapter:
         """Read by the camera where the profile has a card mat; else by the console."""

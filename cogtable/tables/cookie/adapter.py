@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables.base import (
     AMBER,
     DIM,
@@ -70,6 +70,7 @@ from cogtable.tables.card_zones import REGION
 from cogtable.tables.cookie.cards import CookieCards, read_cards
 from cogtable.tables.cookie.judge import judge_cards, simultaneous
 from cogtable.tables.cookie.layout import differences, differing_seats, fresh_round
+from cogtable.tables.cookie.terminal import render
 from games.cookie import DEFAULTS, PLAYER_COUNTS
 from games.cookie.actions import (
     Aim,
@@ -110,6 +111,10 @@ class CookieAdapter(TableAdapter):
         Not journaled: the card itself is on the table (its back, once seen, says it again).
         """
         self.camera_note = "" if mat is not None else CAMERA_NOTE
+
+    def draw(self, state: State) -> str:
+        """The public position as the terminal draws it."""
+        return render(state)
 
     def fitted(self, sensors: Sensors) -> CookieAdapter:
         """Read by the camera where the profile has a card mat; else by the console."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from cogtable.commit_decision import Explanations
 from cogtable.tables.base import (
     AMBER,
     DIM,
@@ -35,6 +36,8 @@ from cogtable.tables.base import (
     TableAdapter,
     Verdict,
 )
+from cogtable.tables.kogworks.explain import explanations
+from cogtable.tables.kogworks.terminal import render
 from games.core import Action, Request, State
 from games.kogworks import BASES, TOP, KogworksState, Move, Place, parse, peg_at, peg_name
 from games.kogworks.board import ROWS
@@ -194,6 +197,10 @@ class KogworksAdapter(TableAdapter):
     places_segment = "pegs"
     player_counts: Mapping[str, Sequence[int]] = {"": (2,)}
 
+    def draw(self, state: State) -> str:
+        """The public position as the terminal draws it."""
+        return render(state)
+
     def camera_regions(self) -> tuple[CameraRegion, ...]:
         """The peg disk, read peg by peg."""
         return (CameraRegion("disk", PEG_DISK),)
@@ -208,6 +215,12 @@ class KogworksAdapter(TableAdapter):
         """A settled reading of the disk ((row, column) -> colour) against the game."""
         assert isinstance(state, KogworksState)
         return judge(state, pieces_from_reading(observation), before)  # type: ignore[arg-type]
+
+    def explanations(self, state: State, before: State | None) -> Explanations:
+        """The disk's next positions: in sync, every move (legal or not), a take-back, a cog
+        lifted, the other colour placed (:mod:`cogtable.tables.kogworks.explain`)."""
+        assert isinstance(state, KogworksState)
+        return explanations(state, before if isinstance(before, KogworksState) else None)
 
     def differing(self, state: State, observation: Any) -> tuple[int, ...]:
         """The pegs where the disk differs from the game."""

@@ -26,7 +26,8 @@ import pytest
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import BoardSettled, ButtonName, ButtonPressed, ConsoleCommand
 from cogtable.journal import Journal
-from cogtable.sensing import Asked, Sensors
+from cogtable.sensing import Asked
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from cogtable.tables.base import RED
 from cogtable.tables.cog.adapter import MAT_CHANGES, PLACEMENTS

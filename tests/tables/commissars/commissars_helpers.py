@@ -19,7 +19,7 @@ from typing import Any
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import BoardSettled, ButtonPressed
 from cogtable.journal import Journal
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from cogtable.tables.commissars.cards import counted_position, tags_for
 from games.commissars.state import CommissarsState

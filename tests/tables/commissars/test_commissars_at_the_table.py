@@ -17,7 +17,7 @@ from pathlib import Path
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
 from cogtable.tables.base import RED, WHITE
 from cogtable.tables.commissars.adapter import PHASE_LEVELS, WINDOW_QUEUE_LEVEL

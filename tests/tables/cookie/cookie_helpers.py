@@ -17,7 +17,7 @@ from typing import Any
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import BoardSettled, ButtonPressed, ConsoleCommand
 from cogtable.journal import Journal
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.table import GameTable
 from cogtable.tables.cookie.cards import Card, ZoneCards, position_of, role, set_card
 from cogtable.tables.cookie.layout import expected_layout

@@ -18,7 +18,7 @@ import pytest
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ButtonPressed
-from cogtable.sensing import Sensors
+from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
 from cogtable.tables.base import AMBER, GREEN, RED, WHITE
 from cogtable.tables.card_zones import zones_of
