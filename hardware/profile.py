@@ -33,6 +33,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hardware.broker import ID_EXPECTED, BrokerUrl, parse_broker_url, valid_id
+
 T = TypeVar("T")
 RGB = tuple[int, int, int]
 Pin = int | str
@@ -242,6 +244,20 @@ class LedProfile:
 
 
 @dataclass(frozen=True)
+class FleetProfile:
+    """Publishing to the venue's MQTT broker (``[fleet]``, opt-in; see :mod:`cogtable.fleet`)."""
+
+    broker: BrokerUrl
+    venue: str
+    table: str
+    """This table's id in the venue (an MQTT topic level)."""
+    ca_file: str | None = None
+    """The CA certificate that signed an ``mqtts://`` broker's (required there)."""
+    credentials: str | None = None
+    """A file with the broker user's name and password, readable only by the service user."""
+
+
+@dataclass(frozen=True)
 class Profile:
     """Everything this table has. Nothing may assume a part the profile does not declare."""
 
@@ -258,6 +274,8 @@ class Profile:
     dice: DiceProfile = field(default_factory=DiceProfile)
     cards: CardsProfile | None = None
     """The card mat the camera reads, when the table has one."""
+    fleet: FleetProfile | None = None
+    """The venue's broker this table publishes to, when it does."""
 
     def summary(self) -> str:
         """A few lines a person reads to see what this profile describes."""
@@ -670,6 +688,7 @@ def _build_profile(top: _Table, source: str) -> Profile | None:
         "pico": _section(top, "pico", _pico, default=PicoProfile()),
         "dice": _section(top, "dice", _dice, default=DiceProfile()),
         "cards": _section(top, "cards", _cards, default=None),
+        "fleet": _section(top, "fleet", _fleet, default=None),
     }
     seats = tuple(_seat(table) for table in top.tables("seats", "an array of [[seats]] tables"))
     top.finish()
@@ -911,6 +930,36 @@ def _options(table: _Table) -> dict[str, Option] | Any:
     expected = "one value for the game: true or false, a number or a text (not a list or table)"
     options = {name: found.get(name, _option, expected, _MISSING) for name in found.data}
     return options if _all_good(*options.values()) else _BAD
+
+
+def _broker(value: Any) -> BrokerUrl | None:
+    try:
+        broker = parse_broker_url(value)
+    except ValueError:
+        return None
+    return broker if not broker.path else None
+
+
+def _fleet(table: _Table) -> FleetProfile | Any:
+    expected = 'a broker address: "mqtt://host[:port]" or "mqtts://host[:port]"'
+    broker = table.get("broker", _broker, expected, _MISSING)
+    values = (
+        table.get("venue", valid_id, f"the venue's id: {ID_EXPECTED}", _MISSING),
+        table.get("table", valid_id, f"this table's id in the venue: {ID_EXPECTED}", _MISSING),
+        table.get("ca_file", _nonempty_text, "the path of the broker's CA certificate", None),
+        table.get("credentials", _nonempty_text, "the path of the credentials file", None),
+    )
+    if isinstance(broker, BrokerUrl) and broker.tls and values[2] is None:
+        table.errors.append(
+            f"{table.key('broker')} = {_show(table.data['broker'])}: mqtts needs "
+            f"{table.key('ca_file')}, the CA certificate that signed the broker's"
+        )
+        return _BAD
+    if isinstance(broker, BrokerUrl) and not broker.tls and isinstance(values[2], str):
+        return table.fail(
+            "ca_file", values[2], "no CA file with mqtt:// (plain MQTT; use mqtts://)"
+        )
+    return FleetProfile(broker, *values) if _all_good(broker, *values) else _BAD
 
 
 def _pico(table: _Table) -> PicoProfile | Any:

@@ -1,0 +1,255 @@
+"""The publisher: a thread that tells the broker what the table's journal and status file say.
+
+It looks at the state folder every :data:`POLL_S` (the journal's and the
+status file's times and sizes: cheap) and, when something changed, publishes
+under ``cogtable/v1/<venue>/<table>/``: an ``event`` (QoS 1) for each ply the
+broker does not hold yet, or a take-back for each it holds that the journal no
+longer has; then the retained ``state`` and ``status``. Each message waits for
+the broker's ack before the next, and only an acknowledged one counts as held.
+
+While the broker is away the table plays on and nothing is queued: the
+publisher remembers only which plies the broker acknowledged (the actions'
+JSON of one game, a few KiB), says once that the broker is away, and tries
+again every few seconds. When it is back, the journal tells what the broker
+missed, and that is published, in order. A new table process starts with an
+empty memory and publishes its newest game from ply 1: subscribers drop what
+they hold by ``seq`` (:class:`cogtable.fleet.messages.PlyLog`).
+
+The retained ``status`` says ``online``; the connection's last will replaces
+it by ``offline`` if the table vanishes, and a clean stop says so itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from cogtable.fleet.connection import BrokerConnection, BrokerUnavailable
+from cogtable.fleet.follower import FollowedGame, FollowError, TableFollower
+from cogtable.fleet.messages import (
+    EventKind,
+    PlyEvent,
+    StateSnapshot,
+    TableStatus,
+    encode,
+)
+from cogtable.fleet.settings import FleetSettings
+from cogtable.fleet.topics import Kind, TableTopics
+from hardware.profile import Profile
+
+log = logging.getLogger("cogtable.fleet")
+
+POLL_S: Final = 0.02
+"""How often the state folder is looked at: a journaled ply is published within this much."""
+HEARTBEAT_S: Final = 10.0
+"""An unchanged status is published again this often (its ``updated`` says the table lives)."""
+RETRY_S: Final = (0.5, 1.0, 2.0, 5.0)
+"""Waits between attempts to reach an absent broker (the last one repeats)."""
+STOP_SYNC_S: Final = 5.0
+"""At a clean stop, what is left is published for at most this long."""
+
+
+class Publisher:
+    """Publishes one table's journal and status; :meth:`start` it, :meth:`stop` it."""
+
+    def __init__(
+        self,
+        settings: FleetSettings,
+        state_dir: Path,
+        profile: Profile,
+        clock: Callable[[], float] = time.time,
+        connect: Callable[..., BrokerConnection] = BrokerConnection,
+    ) -> None:
+        self.settings = settings
+        self.topics = TableTopics(settings.venue, settings.table)
+        self.follower = TableFollower(state_dir, profile)
+        self.clock = clock
+        self.connect = connect
+        self.connection: BrokerConnection | None = None
+        self.held_game: int | None = None
+        self.held: list[str] = []
+        """The actions (journal JSON) of ``held_game`` the broker acknowledged, from ply 1."""
+        self.sent: dict[Kind, int] = dict.fromkeys(Kind, 0)
+        """Messages acknowledged by the broker, by topic (for tests and the benchmark)."""
+        self.seen: tuple[int, ...] | None = None
+        self.last_state: dict[str, Any] | None = None
+        self.last_status: dict[str, Any] | None = None
+        self.status_at = float("-inf")
+        self.failures = 0
+        self.away_said = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- running ---------------------------------------------------------------------
+
+    def start(self) -> Publisher:
+        """Start the publishing thread (it connects in the background)."""
+        self._thread = threading.Thread(target=self._run, name="fleet-publisher", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Publish what is left (if the broker is there), say offline, disconnect."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=STOP_SYNC_S + 2)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._step()
+            self._stop.wait(POLL_S if self.connection is not None else self._retry_wait())
+        self._finish()
+        self.follower.close()
+
+    def _step(self) -> None:
+        """Connect if needed, then publish what changed; a failure is said once."""
+        try:
+            if self.connection is None or not self.connection.alive:
+                self._connect()
+            self.sync()
+        except BrokerUnavailable as error:
+            self._drop(f"broker {self.settings.broker} is away ({error})")
+        except FollowError as error:
+            self._say(f"cannot read the table's journal: {error}")
+
+    def _finish(self) -> None:
+        if self.connection is None:
+            return
+        try:
+            self.seen = None
+            self.sync()
+            fields = _status_fields(self.last_status or {})
+            offline = TableStatus(online=False, updated=self.clock(), **fields)
+            self._publish(Kind.STATUS, offline.to_json())
+        except (BrokerUnavailable, FollowError) as error:
+            log.warning("fleet: at stop, not everything was published: %s", error)
+        self.connection.close()
+        self.connection = None
+
+    def _connect(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+        will = (self.topics.topic(Kind.STATUS), encode(TableStatus(online=False)))
+        client_id = f"cogtable-{self.settings.venue}-{self.settings.table}"
+        self.connection = self.connect(self.settings, client_id, will)
+        self.seen, self.last_state, self.last_status = None, None, None
+        self.failures = 0
+        if self.away_said:
+            log.warning("fleet: broker %s is back: publishing what it missed", self.settings.broker)
+        else:
+            log.info("fleet: publishing to %s as %s", self.settings.broker, self.topics.everything)
+        self.away_said = ""
+
+    def _drop(self, why: str) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+        self.failures += 1
+        self._say(f"{why}; the table plays on and publishes what it missed when it is back")
+
+    def _say(self, line: str) -> None:
+        if line != self.away_said:
+            log.warning("fleet: %s", line)
+            self.away_said = line
+
+    def _retry_wait(self) -> float:
+        return RETRY_S[min(self.failures, len(RETRY_S)) - 1] if self.failures else POLL_S
+
+    # -- publishing --------------------------------------------------------------------
+
+    def sync(self) -> None:
+        """Publish whatever the broker does not hold yet (the connection must be up)."""
+        version = self.follower.version()
+        now = self.clock()
+        if version == self.seen and now - self.status_at < HEARTBEAT_S:
+            return
+        game_id = self.follower.newest_game_id()
+        if game_id is None:
+            self._status({"game": None}, now)
+            self.seen = version
+            return
+        if self.held_game is not None and self.held_game != game_id:
+            if self.held_game < game_id:
+                self._plies(self.follower.game(self.held_game))  # the end of the last game
+            self.held_game, self.held = game_id, []
+        self.held_game = game_id
+        followed = self.follower.game(game_id)
+        self._plies(followed)
+        self._state(followed, now)
+        self._status(self.follower.public_status(followed, now), now)
+        self.seen = version
+
+    def _plies(self, followed: FollowedGame) -> None:
+        """Take-backs for plies held that the journal lost, then each ply not held, in order."""
+        journal = [ply.text for ply in followed.plies]
+        if journal[: len(self.held)] != self.held:
+            for gone in followed.taken_back(self.held):
+                event = PlyEvent(
+                    seq=gone.ply,
+                    game_id=followed.id,
+                    game=followed.game,
+                    ply=gone.ply,
+                    kind=EventKind.TAKE_BACK,
+                    action=gone.words,
+                    player=gone.player,
+                    source="journal",
+                    time=self.clock(),
+                )
+                self._publish(Kind.EVENT, event.to_json())
+                self.held.pop()
+        for ply in followed.plies[len(self.held) :]:
+            event = PlyEvent(
+                seq=ply.ply,
+                game_id=followed.id,
+                game=followed.game,
+                ply=ply.ply,
+                kind=EventKind.ACTION,
+                action=ply.words,
+                player=ply.player,
+                source=ply.source,
+                time=ply.time,
+            )
+            self._publish(Kind.EVENT, event.to_json())
+            self.held.append(ply.text)
+
+    def _state(self, followed: FollowedGame, now: float) -> None:
+        snapshot = StateSnapshot(
+            len(followed.plies), followed.id, followed.game, self.follower.picture(followed)
+        ).to_json()
+        if snapshot != self.last_state:
+            self._publish(Kind.STATE, {**snapshot, "updated": now})
+            self.last_state = snapshot
+
+    def _status(self, fields: dict[str, Any], now: float) -> None:
+        if fields == self.last_status and now - self.status_at < HEARTBEAT_S:
+            return
+        status = TableStatus(online=True, updated=now, **_status_fields(fields))
+        self._publish(Kind.STATUS, status.to_json())
+        self.last_status, self.status_at = fields, now
+
+    def _publish(self, kind: Kind, message: dict[str, Any]) -> None:
+        if self.connection is None:
+            raise BrokerUnavailable("not connected")
+        payload = encode_json(message)
+        self.connection.publish(self.topics.topic(kind), payload, retain=kind is not Kind.EVENT)
+        self.sent[kind] += 1
+
+
+def encode_json(message: dict[str, Any]) -> bytes:
+    """Compact JSON bytes of an already JSON-ready message."""
+    return json.dumps(message, separators=(",", ":")).encode("utf-8")
+
+
+def _status_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """The public status as :class:`TableStatus` keywords."""
+    known = set(TableStatus.__dataclass_fields__) - {"online", "updated"}
+    values = {key: value for key, value in fields.items() if key in known}
+    if "players" in values:
+        values["players"] = tuple(values["players"])
+    return values
