@@ -520,7 +520,8 @@ def _canvas(scene: Scene, scale: float, rng) -> np.ndarray:
         canvas = textures.paper(shape, rng, look.panel)
 
     def at(points) -> np.ndarray:
-        return (np.asarray(points, dtype=np.float64) + SHEET_MM / 2) * scale
+        """Board mm to canvas pixels (OpenCV's convention: a pixel's centre is its index)."""
+        return (np.asarray(points, dtype=np.float64) + SHEET_MM / 2) * scale - 0.5
 
     centre = at([(0.0, 0.0)])[0]
     disk = polygon_alpha(shape, [circle(tuple(centre), BOARD.disk_radius * scale, 256)])
@@ -572,20 +573,44 @@ def _print_notes(canvas: np.ndarray, scale: float, at) -> None:
 
 
 def _print_marker(canvas, marker_id: int, scale: float, at, sticker: bool) -> None:
-    """The ArUco marker (DICT_4X4_50, one-cell border) and its id label; on a sticker if asked."""
+    """The ArUco marker (DICT_4X4_50, one-cell border) cell by cell, exactly where the layout
+    puts it, and its id label; on a paper sticker if asked."""
     corners = at(BOARD.marker_square(marker_id))
-    x0, y0 = _pt(corners[0])
-    side = round(BOARD.marker_size * scale)
+    x0, y0 = corners[0]
+    side = BOARD.marker_size * scale
     if sticker:
-        margin = round(5 * scale)
-        canvas[y0 - margin : y0 + side + round(9 * scale), x0 - margin : x0 + side + margin] = (
-            np.array(PAPER, np.float32)
+        margin = 5 * scale
+        sticker_box = np.array(
+            [
+                (x0 - margin, y0 - margin),
+                (x0 + side + margin, y0 - margin),
+                (x0 + side + margin, y0 + side + 9 * scale),
+                (x0 - margin, y0 + side + 9 * scale),
+            ]
         )
+        blend(canvas, polygon_alpha(canvas.shape[:2], [sticker_box]), PAPER)
+    square = np.array([(x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)])
+    blend(canvas, polygon_alpha(canvas.shape[:2], [square]), PAPER)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    image = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
-    white, black = np.array(PAPER, np.float32), np.array(INK, np.float32)
-    patch = np.where((image > 127)[:, :, None], white, black)
-    canvas[y0 : y0 + side, x0 : x0 + side] = patch
+    cells = cv2.aruco.generateImageMarker(dictionary, marker_id, 6, borderBits=1)
+    cell = side / 6
+    black = [
+        np.array(
+            [
+                (x0 + c * cell, y0 + r * cell),
+                (x0 + (c + 1) * cell, y0 + r * cell),
+                (x0 + (c + 1) * cell, y0 + (r + 1) * cell),
+                (x0 + c * cell, y0 + (r + 1) * cell),
+            ]
+        )
+        for r in range(6)
+        for c in range(6)
+        if cells[r, c] < 128
+    ]
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    for rectangle in black:
+        cv2.fillPoly(mask, [np.rint(rectangle * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+    blend(canvas, _alpha(mask), INK)
     label = np.zeros(canvas.shape[:2], np.uint8)
     _text(label, f"id {marker_id}", (x0 + side * 0.18, y0 + side * 1.12), 0.1 * side, left=True)
     blend(canvas, _alpha(label), (0.22, 0.22, 0.22))
@@ -687,8 +712,8 @@ def _draw_still(labels: Labels, scene: Scene) -> np.ndarray:
     canvas = _canvas(scene, canvas_scale, rng)
     to_canvas = np.array(
         [
-            [canvas_scale, 0, SHEET_MM / 2 * canvas_scale],
-            [0, canvas_scale, SHEET_MM / 2 * canvas_scale],
+            [canvas_scale, 0, SHEET_MM / 2 * canvas_scale - 0.5],
+            [0, canvas_scale, SHEET_MM / 2 * canvas_scale - 0.5],
             [0, 0, 1],
         ]
     )
