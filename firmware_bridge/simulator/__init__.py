@@ -108,7 +108,9 @@ class Simulator:
 
     ``interpreter`` is ``auto``, ``micropython`` or ``cpython`` (default: the
     ``COGTABLE_SIM_INTERPRETER`` environment variable, else ``auto``); see
-    :mod:`firmware_bridge.simulator.interpreter`.
+    :mod:`firmware_bridge.simulator.interpreter`. With a ``dice_seed`` the dice
+    roll the same values every run (a seeded mock table replays its game);
+    without one they draw from ``os.urandom``, as on a Pico.
     """
 
     def __init__(
@@ -119,8 +121,11 @@ class Simulator:
         to_firmware: Faults | None = None,
         directory: str | None = None,
         interpreter: str | None = None,
+        dice_seed: int | None = None,
     ) -> None:
         self.protocol = protocol
+        self.dice_seed = dice_seed
+        self._boots = 0
         self.to_host = to_host or Faults()
         self.to_firmware = to_firmware or Faults()
         self._tmp = tempfile.TemporaryDirectory(prefix="cogtable-sim-", dir=directory)
@@ -196,7 +201,10 @@ class Simulator:
         """The firmware process, with stdin/stdout as its USB line and stderr to the log."""
         arguments = [str(BRIDGE), str(requests), str(replies)]
         if self.protocol is not None:
-            arguments.append(str(self.protocol))
+            arguments.append(f"protocol={self.protocol}")
+        if self.dice_seed is not None:
+            arguments += [f"dice_seed={self.dice_seed}", f"boot={self._boots}"]
+        self._boots += 1
         command = self.interpreter.run(str(CHILD), *arguments)  # type: ignore[union-attr]
         with open(self.log_path, "ab") as log:
             return subprocess.Popen(

@@ -5,7 +5,7 @@ under the MicroPython Unix port (CPython only as the simulator's explicit
 fallback), so this file is written in the subset both interpreters run: no
 annotations, no typing, no threads, no ``argparse``.
 
-    child.py BRIDGE_DIR REQUEST_FD REPLY_FD [PROTOCOL]
+    child.py BRIDGE_DIR REQUEST_FD REPLY_FD [protocol=N] [dice_seed=N boot=N]
 
 ``machine``, ``neopixel`` and ``rp2`` are the stand-ins in ``stubs/``; under
 CPython ``micropython`` is one too and ``time`` gains the MicroPython tick
@@ -163,6 +163,25 @@ class Harness:
         }
 
 
+def seeded_bytes(seed, boot):
+    """A byte source for the dice, the same for a seed and boot on any interpreter (xorshift32).
+
+    A simulated table that is given a seed rolls the same dice every run; the
+    boot number gives each reset of the Pico its own sequence.
+    """
+    state = [((seed * 2654435761) ^ (boot * 40503) ^ 0x9E3779B9) & 0xFFFFFFFF or 1]
+
+    def next_byte():
+        x = state[0]
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        state[0] = x
+        return x >> 24
+
+    return next_byte
+
+
 def main():
     """Boot the firmware and serve until the simulator closes the request pipe."""
     use_sources(sys.argv[1])
@@ -170,12 +189,17 @@ def main():
         become_micropython_like()
     import wire
 
-    if len(sys.argv) > 4:  # play a firmware built for another protocol
-        wire.PROTOCOL_VERSION = int(sys.argv[4])
+    options = dict(option.split("=", 1) for option in sys.argv[4:])
+    if "protocol" in options:  # play a firmware built for another protocol
+        wire.PROTOCOL_VERSION = int(options["protocol"])
     import config
     import main as firmware_main  # imported, not run: __name__ is "main"
 
     firmware = firmware_main.build()
+    if "dice_seed" in options:
+        seeded = seeded_bytes(int(options["dice_seed"]), int(options.get("boot", "0")))
+        for die in firmware.dice:
+            die.random_byte = seeded
     requests = open(int(sys.argv[2]), "rb", 0)  # noqa: SIM115 - lives as long as the process
     replies = open(int(sys.argv[3]), "wb", 0)  # noqa: SIM115
     harness = Harness(firmware, config, requests, replies)

@@ -122,6 +122,34 @@ def test_a_die_rolls_on_request_and_shows_its_pips(sim: Simulator) -> None:
         assert wait_until(lambda: sum(c != (0, 0, 0) for c in sim.leds()[101:108]) == event.value)
 
 
+def rolls(sim: Simulator, count: int) -> list[int]:
+    """The values of ``count`` rolls of die 0 asked for over the link."""
+    values = []
+    with connect(sim) as link:
+        for _ in range(count):
+            link.roll(0)
+            event = link.events.get(timeout=5)
+            assert isinstance(event, DiceEvent)
+            values.append(event.value)
+    return values
+
+
+@pytest.mark.parametrize("interpreter", [MICROPYTHON, "cpython"])
+def test_a_dice_seed_rolls_the_same_dice_on_either_interpreter_and_after_a_reset(
+    interpreter: str,
+) -> None:
+    with Simulator(interpreter=interpreter, dice_seed=7) as sim:
+        first = rolls(sim, 12)
+        sim.reset()
+        after_reset = rolls(sim, 12)
+    with Simulator(interpreter=MICROPYTHON, dice_seed=7) as again:
+        assert rolls(again, 12) == first
+    with Simulator(interpreter=MICROPYTHON, dice_seed=8) as other:
+        assert rolls(other, 12) != first
+    assert after_reset != first  # each boot draws its own sequence
+    assert set(first) | set(after_reset) <= set(range(1, 7)) and len(set(first)) > 2
+
+
 def test_noise_10000_events_and_1000_led_frames_arrive_once_in_order(
     noisy_sim: Simulator,
 ) -> None:
