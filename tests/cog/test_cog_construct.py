@@ -13,6 +13,7 @@ from games.cog.actions import (
     MakeWild,
     PlaceWord,
 )
+from games.cog.effects import CardFor
 from games.cog.state import CogState
 from games.core import IllegalAction
 from tests.cog.helpers import card, give, letter
@@ -174,7 +175,7 @@ def test_cabinet_bonus_square_draws_a_card_once(construct: CogState) -> None:
     give(construct, RED, "CLAMPIPE")
     spell(construct, "CLAMP", 3, 2, False)
     spell(construct, "PIPE", 3, 6, True)  # P I P E down from the P of CLAMP, E on (6, 6)
-    assert construct.queue[0] == ("card", RED)
+    assert construct.queue[0] == CardFor(RED)
     gear = next(c.id for c in construct.ed.cabinet if c.word == "GEAR")
     construct.apply(card(gear))
     assert gear in mat.cards and mat.bonus_claimed == [(6, 6)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import cog
 from games.cog.actions import Finish, TakeDie
+from games.cog.effects import CardFor
 from games.cog.state import CogState
 from games.core import CHANCE, Request
 from tests.cog.helpers import card, letter, roll, start, to_phase
@@ -127,7 +128,7 @@ def test_a_reroll_is_the_die_of_the_player_who_re_rolls() -> None:
 
 def test_a_drawn_card_for_a_player_names_them() -> None:
     state = start(players=2, seed=0)
-    state.queue.insert(0, ("card", 1))  # as a cabinet icon or a swap queues it
+    state.queue.insert(0, CardFor(1))  # as a cabinet icon or a swap queues it
     request = only_request(state)
     assert (request.kind, request.player, request.purpose) == (
         "draw",

@@ -6,6 +6,7 @@ import pytest
 
 from games.cog.actions import Activate, Finish, TakeCard, TakeCentre, TakeDie, TakeLetters
 from games.cog.actions import TakeTurnOrder as Turn
+from games.cog.effects import CardFor
 from games.cog.state import CogState
 from games.core import CHANCE, IllegalAction
 from tests.cog.helpers import card, letter, resolve_chance, roll, start
@@ -89,7 +90,7 @@ def test_card_swap_costs_a_star_and_draws_blind() -> None:
     state.mats[0].stars = 1
     taken = state.card_slots[0]
     state.apply(TakeCard(0, True, player=0))
-    assert taken in state.discard and state.queue[0] == ("card", 0)
+    assert taken in state.discard and state.queue[0] == CardFor(0)
     gauge = card_named(state, "Red gauge")
     state.apply(card(gauge))
     assert gauge in state.mats[0].cards and state.mats[0].stars == 0

@@ -10,6 +10,7 @@ from cogtable.card_mat_setup import card_mat
 from cogtable.sensing import open_requests, route
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
+from games.cog.effects import DieRoll
 from games.core import CHANCE, Action, Request, RequestOption, new_game
 from hardware.profile import load_profile
 from tests.runtime.neutral_helpers import find_state, hidden_blitz, play_until, random_step
@@ -67,7 +68,9 @@ def test_camera_dice_read_the_die_slots_but_a_reroll_goes_to_the_pico() -> None:
         {"players": 2},
         4,
         lambda s: (
-            s.to_act() == (CHANCE,) and s.chance_request().kind == "die" and s.queue[0][0] == "roll"
+            s.to_act() == (CHANCE,)
+            and s.chance_request().kind == "die"
+            and isinstance(s.waiting(), DieRoll)
         ),
     )
     assert found is not None

@@ -83,6 +83,16 @@ from games.cog.actions import (
     TakeTurnOrder,
 )
 from games.cog.edition import load_edition
+from games.cog.effects import (
+    CentreLetter,
+    Choice,
+    DieRoll,
+    Effect,
+    LetterDraw,
+    LetterFor,
+    PickCentre,
+    SlotLetter,
+)
 from games.cog.grid import fits
 from games.cog.state import CogState
 from games.core import CHANCE, Action, IllegalAction, Request, State
@@ -92,8 +102,6 @@ from vision.layout import EMPTY, LETTERS, WILD, pawn_colours
 PLACEMENTS = (TakeLetters, TakeCard, TakeDie, TakeTurnOrder)
 MAT_CHANGES = (ReturnLetter, ReturnStar, LettersForStar, StarsForLetter, MakeWild, MakeCellWild)
 """Actions the camera recognises by the mat they leave (reserve, stars, a tile turned over)."""
-LETTER_DRAWS = ("slot", "centre_fill", "tobonus", "letter")
-"""The engine's draws of a letter the camera sees arrive (a top slot, the centre, a reserve)."""
 SEGMENTS = ("cog-spaces", "track", "clock")
 """The LED segments C.O.G. draws on where the profile has them (none is required)."""
 
@@ -131,10 +139,10 @@ class CogAdapter(TableAdapter):
         made with pieces: cogs placed (Phase II), words laid, a centre letter taken, the
         limits of Phase V. Activations (Phase III) and card draws go to the console."""
         assert isinstance(state, CogState)
-        head = state.queue[0][0] if state.queue else ""
+        head = state.waiting()
         if request.kind == "choice":
-            return state.phase in ("collect", "construct") or head in ("pick_centre", "limits")
-        return head in LETTER_DRAWS or head == "roll"
+            return state.phase in ("collect", "construct") or isinstance(head, Choice)
+        return isinstance(head, LetterDraw | DieRoll)
 
     # -- a settled reading ---------------------------------------------------------
 
@@ -265,11 +273,11 @@ def _explain(state: CogState, seen: Observation, asked: Sequence[Request]) -> Ve
 
 def _chance(state: CogState, seen: Observation, asked: Sequence[Request]) -> Verdict | None:
     """A letter laid where the bag draw goes, or a die in the slot the roll is for."""
-    if not state.queue or state.chance_request() not in asked:
+    head = state.waiting()
+    if head is None or state.chance_request() not in asked:
         return None
-    head = state.queue[0]
-    if head[0] == "roll":
-        value = seen[BOARD].get(die_slot_of(state, head[1]), EMPTY)
+    if isinstance(head, DieRoll):
+        value = seen[BOARD].get(die_slot_of(state, head.die), EMPTY)
         return _try(state, RollDie(player=CHANCE, value=int(value))) if value.isdigit() else None
     letter = _drawn_letter(state, seen, head)
     if letter == WILD:
@@ -277,12 +285,12 @@ def _chance(state: CogState, seen: Observation, asked: Sequence[Request]) -> Ver
     return None if letter is None else _try(state, DrawLetter(player=CHANCE, letter=letter))
 
 
-def _drawn_letter(state: CogState, seen: Observation, head: tuple[Any, ...]) -> str | None:
+def _drawn_letter(state: CogState, seen: Observation, head: Effect) -> str | None:
     """The letter seen where the waiting draw goes (None: nothing new there yet)."""
-    if head[0] == "letter":
+    if isinstance(head, LetterFor):
         extra = (
-            seen_contents(seen[mat_name(head[1])]).reserve
-            - expected_contents(state, head[1]).reserve
+            seen_contents(seen[mat_name(head.player)]).reserve
+            - expected_contents(state, head.player).reserve
         )
         return next(iter(extra)) if sum(extra.values()) == 1 else None
     place = _draw_place(state, head)
@@ -292,11 +300,11 @@ def _drawn_letter(state: CogState, seen: Observation, head: tuple[Any, ...]) -> 
     )
 
 
-def _draw_place(state: CogState, head: tuple[Any, ...]) -> str:
-    if head[0] == "slot":
-        return f"top{head[1] + 1}-{len(state.top[head[1]]) + 1}"
-    if head[0] == "centre_fill":
-        return f"centre{head[1] + 1}"
+def _draw_place(state: CogState, head: Effect) -> str:
+    if isinstance(head, SlotLetter):
+        return f"top{head.slot + 1}-{len(state.top[head.slot]) + 1}"
+    if isinstance(head, CentreLetter):
+        return f"centre{head.square + 1}"
     return f"bonus{state.num_players}"
 
 
@@ -431,7 +439,7 @@ def _placement_space(action: Action) -> tuple[str, int] | None:
 
 def _centre_taken(state: CogState, seen: Observation, player: int) -> Verdict | None:
     """A letter lifted off a centre square when the player must take one (a plus icon)."""
-    if not state.queue or state.queue[0][0] != "pick_centre":
+    if not isinstance(state.waiting(), PickCentre):
         return None
     expected = expected_view(state)[BOARD]
     for square in range(len(state.centre)):

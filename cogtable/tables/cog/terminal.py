@@ -45,7 +45,8 @@ from games.cog.actions import (
 )
 from games.cog.edition import describe_card, describe_icons
 from games.cog.players import OLD_NAMES, PLAYERS
-from games.cog.state import COLOURS, CogState
+from games.cog.state import CogState
+from games.cog.supply import COLOURS
 from games.core import CHANCE, Action, State
 
 HELP = "C.O.G.: collect letters with your cogs and spell goal words on your grid."

@@ -45,6 +45,7 @@ from games.cog.actions import (
     TakeTurnOrder,
 )
 from games.cog.edition import load_edition
+from games.cog.effects import SlotLetter
 from games.cog.layout import Layout
 from games.cog.players import greedy_player, random_player
 from games.cog.state import CogState
@@ -399,7 +400,8 @@ def test_every_camera_action_laid_out_is_read_as_that_action(
 
 def drawing_into(state: CogState, wild: bool) -> bool:
     """The table waits for a letter for a top slot (the far-right one of 4 players: ``wild``)."""
-    return bool(state.queue) and state.queue[0][0] == "slot" and state.queue[0][2] == wild
+    head = state.waiting()
+    return isinstance(head, SlotLetter) and head.wild == wild
 
 
 def laid_draw(state: CogState, letter: str) -> tuple[Reading, str]:
@@ -418,7 +420,9 @@ def test_a_letter_laid_in_the_top_slot_of_the_draw_is_that_draw(table_at: TableA
     at = table_at(position)
     drawn = position.following
     assert isinstance(drawn, DrawLetter)
-    slot = at.state.queue[0][1]
+    head = at.state.waiting()
+    assert isinstance(head, SlotLetter)
+    slot = head.slot
     laid, place = laid_draw(at.state, drawn.letter)
     assert place.startswith(f"top{slot + 1}-") and laid[BOARD][place] == drawn.letter
     status = at.see(laid)
