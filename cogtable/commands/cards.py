@@ -3,8 +3,10 @@
 - ``commissars`` / ``cookie``: one sticker per physical card of the game's
   tag data (``games/<game>/card_tags.toml``), each with its AprilTag 36h11 tag
   and the card's name beside it, to scale on A4 or Letter pages with cut
-  lines and a 100 mm check bar; ``--deck FILE`` prints only an owner's deck
-  list (``[cards]`` with ``"card name" = copies``).
+  lines and a 100 mm check bar; then one back sticker per card (the back tag
+  on white, for the middle of the card's back or a sleeve insert behind it),
+  so a card lying face down is counted; ``--deck FILE`` prints only an
+  owner's deck list (``[cards]`` with ``"card name" = copies``).
 - ``mat``: the card mat itself to scale (its markers, zones and names), from
   the profile's ``[cards]`` section or the standard mat, tiled on the paper
   (:func:`cogtable.sheet_tiling.tile_pages`: a page map, then overlapping
@@ -26,13 +28,13 @@ from cogtable.printing import write_pages
 from cogtable.sheet_tiling import FULL, PAPER_CHOICES, PAPERS, tile_pages
 from hardware.profile import ProfileError, load_profile
 from vision.cards.mat import CardMatLayout
-from vision.cards.sheet import StickerSpec, draw_mat, sticker_pages
+from vision.cards.sheet import StickerSpec, back_sticker_pages, draw_mat, sticker_pages
 from vision.cards.tags import FAMILY_NAME
 from vision.stickers import MM_PER_INCH
 from vision.stickers import sticker_pages as marker_pages
 
 NAME = "cards"
-HELP = "Print card tag stickers for a game's cards, or the card mat's markers and map."
+HELP = "Print card tag and back stickers for a game's cards, or the card mat's markers and map."
 TARGETS = (*DECK_GAMES, "mat")
 
 
@@ -72,12 +74,15 @@ def _print_stickers(args: argparse.Namespace) -> int:
     tags = owner_deck(args.what, args.deck) if args.deck else load_deck(args.what).tags
     specs = [StickerSpec(tag.tag_id, tag.name, tag.deck) for tag in tags]
     title = args.what if args.deck is None else f"{args.what} ({args.deck.name})"
-    pages = sticker_pages(specs, _sticker_paper(args.paper), args.dpi, title)
-    written = write_pages(pages, args.out, args.dpi)
+    paper = _sticker_paper(args.paper)
+    pages = sticker_pages(specs, paper, args.dpi, title)
+    backs = back_sticker_pages(len(specs), paper, args.dpi, title)
+    written = write_pages(pages + backs, args.out, args.dpi)
     print(
         f"wrote {_shown(written)}: {len(specs)} {args.what} card stickers ({FAMILY_NAME}) on "
-        f"{len(pages)} {args.paper} page{'s' if len(pages) > 1 else ''} at {args.dpi:g} dpi; "
-        "print at 100% and check the 100 mm bar"
+        f"{_pages(pages, args.paper)}, then {len(specs)} back stickers (one for the middle of "
+        f"every card's back) on {_pages(backs, args.paper)}, at {args.dpi:g} dpi; print at 100% "
+        "and check the 100 mm bar"
     )
     return 0
 
@@ -110,6 +115,10 @@ def _profile_mat(path: Path | None) -> CardMatLayout:
         return card_mat(load_profile(path))
     except ProfileError as error:
         raise UserError(str(error)) from error
+
+
+def _pages(pages: list, paper: str) -> str:
+    return f"{len(pages)} {paper} page{'s' if len(pages) > 1 else ''}"
 
 
 def _shown(written: list[Path]) -> str:

@@ -49,8 +49,10 @@ def test_every_cookie_card_has_one_sticker_its_tag_decoding_to_it_and_its_name_b
     pages = sorted(tmp_path.glob("cookie-*.png"))
     found = [tag for path in pages for tag in tags_on(cv2.imread(str(path)))]
     deck = load_deck("cookie")
-    assert sorted(tag_id for tag_id, _ in found) == sorted(tag.tag_id for tag in deck.tags)
-    assert {deck.card(tag_id).name for tag_id, _ in found} >= {"Cookie", "Sword", "Role: Blue"}
+    faces = [(tag_id, corners) for tag_id, corners in found if tag_id != BACK_ID]
+    assert sorted(tag_id for tag_id, _ in faces) == sorted(tag.tag_id for tag in deck.tags)
+    assert len(found) - len(faces) == len(deck.tags)  # a back sticker for every card
+    assert {deck.card(tag_id).name for tag_id, _ in faces} >= {"Cookie", "Sword", "Role: Blue"}
     page = cv2.imread(str(pages[0]))
     assert all(name_is_beside(page, corners) for _, corners in tags_on(page))
     assert abs(page.shape[0] / 100 * 25.4 - 279.4) < 1  # Letter, to scale
@@ -61,7 +63,8 @@ def test_the_commissars_pdf_holds_186_stickers_on_a4_pages(tmp_path: Path) -> No
     assert main(["cards", "print", "commissars", "--dpi", "100", "--out", str(out)]) == 0
     data = out.read_bytes()
     pages = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
-    assert len(pages) == 11 and abs(float(pages[0][1]) - 841.89) < 1  # 18 stickers a page
+    # 18 card stickers a page, then 24 back stickers a page
+    assert len(pages) == 11 + 8 and abs(float(pages[0][1]) - 841.89) < 1
     subprocess.run(
         [
             system_tool("pdftoppm"),
@@ -70,14 +73,15 @@ def test_the_commissars_pdf_holds_186_stickers_on_a4_pages(tmp_path: Path) -> No
             "-f",
             "11",
             "-l",
-            "11",
+            "12",
             "-png",
             str(out),
             str(tmp_path / "p"),
         ],
         check=True,
     )
-    last = cv2.imread(str(next(tmp_path.glob("p*.png"))))
+    last, backs = (cv2.imread(str(path)) for path in sorted(tmp_path.glob("p*.png")))
+    assert [tag_id for tag_id, _ in tags_on(backs)] == [BACK_ID] * 24
     ids = sorted(tag_id for tag_id, _ in tags_on(last))
     assert ids == list(range(180, 186))  # the last page: the six leaders
     deck = load_deck("commissars")
@@ -90,9 +94,11 @@ def test_an_owners_deck_list_prints_just_those_cards(tmp_path: Path) -> None:
     deck_file.write_text('[cards]\n"Propaganda" = 2\n"Computin" = 1\n', encoding="utf-8")
     out = tmp_path / "mine.png"
     assert main(["cards", "print", "commissars", "--deck", str(deck_file), "--out", str(out)]) == 0
-    ids = sorted(tag_id for tag_id, _ in tags_on(cv2.imread(str(out))))
+    ids = sorted(tag_id for tag_id, _ in tags_on(cv2.imread(str(tmp_path / "mine-1.png"))))
     deck = load_deck("commissars")
     assert [deck.card(i).name for i in ids] == ["Propaganda", "Propaganda", "Computin"]
+    backs = [tag_id for tag_id, _ in tags_on(cv2.imread(str(tmp_path / "mine-2.png")))]
+    assert backs == [BACK_ID] * 3
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,12 @@
   insert), it makes the card one the camera identifies.
 - :func:`draw_back`: the card back the camera counts (every back shows the
   tag :data:`vision.cards.tags.BACK_ID`).
-- :func:`sticker_pages`: every sticker of a deck to scale on A4 or Letter
-  pages, in a grid with cut lines, a title and a 100 mm check bar.
+- :func:`draw_back_sticker`: the same tag on a white square, to stick in the
+  middle of a card's own back (or to slip into a sleeve behind it), so the
+  game's printed backs are counted too.
+- :func:`sticker_pages` and :func:`back_sticker_pages`: every sticker of a
+  deck, and one back sticker per card, to scale on A4 or Letter pages, in a
+  grid with cut lines, a title and a 100 mm check bar.
 
 The mock table draws the same pictures, so what the synthetic camera sees is
 what a printer prints.
@@ -53,15 +57,43 @@ TAG_MM = 28.0
 TAG_INSET_MM = 4.0
 """From the sticker's left and top-and-bottom-centred: the tag's quiet zone is >= one module."""
 BACK_TAG_MM = TAG_MM
+BACK_QUIET_MM = 5.0
+"""White round the back tag, on the printed back and on a back sticker."""
+BACK_STICKER_MM = BACK_TAG_MM + 2 * BACK_QUIET_MM
+"""A back sticker's side: the back tag and its white margin (38 mm)."""
 NAME_MM = 3.0
 """Cap height of a card's name on its sticker."""
 MAT_MARKER_QUIET = 1.0
 """White margin around a mat marker, in its modules (6 of them to its side)."""
 
 
+STICKER_ON_CARD_MM = (CARD_SIZE_MM[0] / 2, 52.0)
+"""Where a sticker's centre goes on a card's face (mm from the card's top-left): centred across,
+below the art; a sleeve insert carries it at the same place."""
+SLEEVE_MM = (66.0, 91.0)
+"""A clear sleeve round a card: the most a sleeved card covers of the mat."""
+
+
 def sticker_tag_centre() -> tuple[float, float]:
     """Where a sticker's tag centre lies on the sticker, in mm from its top-left."""
     return TAG_INSET_MM + TAG_MM / 2, STICKER_MM[1] / 2
+
+
+def card_tag_offset(face_up: bool = True) -> tuple[float, float]:
+    """Where a card's tag centre lies from the card's centre (mm, the card upright).
+
+    Face up: the sticker's tag, :data:`STICKER_ON_CARD_MM`; face down: the
+    back's tag, in the middle.
+
+    >>> card_tag_offset(), card_tag_offset(face_up=False)
+    ((-11.0, 8.0), (0.0, 0.0))
+    """
+    if not face_up:
+        return 0.0, 0.0
+    tag_x, tag_y = sticker_tag_centre()
+    x = STICKER_ON_CARD_MM[0] - STICKER_MM[0] / 2 + tag_x - CARD_SIZE_MM[0] / 2
+    y = STICKER_ON_CARD_MM[1] - STICKER_MM[1] / 2 + tag_y - CARD_SIZE_MM[1] / 2
+    return x, y
 
 
 def draw_mat(mat: CardMatLayout, px_per_mm: float) -> np.ndarray:
@@ -139,7 +171,7 @@ def draw_back(px_per_mm: float) -> np.ndarray:
         cv2.line(back, (round(start), 0), (round(start + height), height), BACK_LINE_BGR, line)
         cv2.line(back, (round(start), height), (round(start + height), 0), BACK_LINE_BGR, line)
     middle = (CARD_SIZE_MM[0] / 2, CARD_SIZE_MM[1] / 2)
-    quiet = BACK_TAG_MM / 2 + 5.0
+    quiet = BACK_TAG_MM / 2 + BACK_QUIET_MM
     _fill(
         back,
         (middle[0] - quiet, middle[1] - quiet, middle[0] + quiet, middle[1] + quiet),
@@ -150,6 +182,20 @@ def draw_back(px_per_mm: float) -> np.ndarray:
     left, top = round(middle[0] * px_per_mm - side / 2), round(middle[1] * px_per_mm - side / 2)
     back[top : top + side, left : left + side] = tag_image(BACK_ID, side)[..., None]
     return back
+
+
+def draw_back_sticker(px_per_mm: float) -> np.ndarray:
+    """A back sticker at ``px_per_mm``: the back tag (:data:`BACK_ID`) on a white square.
+
+    >>> draw_back_sticker(4.0).shape
+    (152, 152, 3)
+    """
+    side = round(BACK_STICKER_MM * px_per_mm)
+    sticker = np.full((side, side, 3), 255, np.uint8)
+    tag = _module_multiple(BACK_TAG_MM * px_per_mm)
+    start = (side - tag) // 2
+    sticker[start : start + tag, start : start + tag] = tag_image(BACK_ID, tag)[..., None]
+    return sticker
 
 
 @dataclass(frozen=True)
@@ -168,7 +214,31 @@ def sticker_pages(
     if not stickers:
         raise ValueError("there are no card stickers to print")
     scale = dpi / MM_PER_INCH
-    cell_w, cell_h = STICKER_MM[0] + 4.0, STICKER_MM[1] + 4.0
+    drawn = [draw_sticker(spec.tag_id, spec.name, scale, spec.deck) for spec in stickers]
+    return _grid_pages(drawn, STICKER_MM, paper, scale, f"{title}: card stickers ({FAMILY_NAME})")
+
+
+def back_sticker_pages(
+    count: int, paper: tuple[float, float], dpi: float, title: str
+) -> list[np.ndarray]:
+    """Pages (BGR) of ``count`` back stickers (one per card) in a grid with cut lines."""
+    if count < 1:
+        raise ValueError("there are no card backs to print")
+    scale = dpi / MM_PER_INCH
+    drawn = [draw_back_sticker(scale)] * count
+    heading = f"{title}: back stickers (tag {BACK_ID}), one in the middle of every card's back"
+    return _grid_pages(drawn, (BACK_STICKER_MM, BACK_STICKER_MM), paper, scale, heading)
+
+
+def _grid_pages(
+    stickers: Sequence[np.ndarray],
+    size_mm: tuple[float, float],
+    paper: tuple[float, float],
+    scale: float,
+    heading: str,
+) -> list[np.ndarray]:
+    """The stickers (each ``size_mm``) in a grid on pages with cut lines, a title and a bar."""
+    cell_w, cell_h = size_mm[0] + 4.0, size_mm[1] + 4.0
     usable_w, usable_h = paper[0] - 2 * MARGIN_MM, paper[1] - 2 * MARGIN_MM - 14.0
     columns, rows = int(usable_w // cell_w), int(usable_h // cell_h)
     per_page = columns * rows
@@ -176,18 +246,17 @@ def sticker_pages(
     pages = []
     for number in range(total):
         page = np.full((round(paper[1] * scale), round(paper[0] * scale), 3), 255, np.uint8)
-        for index, spec in enumerate(stickers[number * per_page : (number + 1) * per_page]):
+        for index, sticker in enumerate(stickers[number * per_page : (number + 1) * per_page]):
             row, column = divmod(index, columns)
             x, y = MARGIN_MM + column * cell_w, MARGIN_MM + 14.0 + row * cell_h
-            _place_sticker(page, spec, (x, y), scale)
-        _head(page, f"{title}: card stickers ({FAMILY_NAME}), page {number + 1} of {total}", scale)
+            _place_sticker(page, sticker, (x, y), scale)
+        _head(page, f"{heading}, page {number + 1} of {total}", scale)
         pages.append(page)
     return pages
 
 
-def _place_sticker(page: np.ndarray, spec: StickerSpec, at: tuple[float, float], scale: float):
+def _place_sticker(page: np.ndarray, sticker: np.ndarray, at: tuple[float, float], scale: float):
     """One sticker on the page at ``at`` (mm), with a thin grey cut line round it."""
-    sticker = draw_sticker(spec.tag_id, spec.name, scale, spec.deck)
     left, top = round(at[0] * scale), round(at[1] * scale)
     height, width = sticker.shape[:2]
     page[top : top + height, left : left + width] = sticker
