@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from cogtable.camera_picture import CameraPicture
+from cogtable.commit_decision import Explanations, StillBoardJudge, evidence_of_reading
 from cogtable.inputs import BoardSettled, BoardUnsettled, Input, PartStatus
 from cogtable.tables.base import CameraRegion
 from vision.cards.reader import CardMatReading
@@ -71,9 +72,16 @@ class PegSight:
     settle: SettlingFilter = field(init=False)
     board: BoardState | None = None
     reader: Any = None
+    explain: Callable[[], Explanations | None] | None = None
+    """The game's explanations of what the disk may show next: the settling filter then
+    commits what the commit decision singles out (:mod:`cogtable.commit_decision`) from every
+    still frame's evidence; None: every peg of one frame must be certain, as before."""
 
     def __post_init__(self) -> None:
-        self.settle = SettlingFilter(clock=self.clock)
+        judge = None
+        if self.explain is not None:
+            judge = StillBoardJudge(self.explain, evidence_of_reading)
+        self.settle = SettlingFilter(clock=self.clock, judge=judge)
 
     def see(self, grabbed: Any, seen_at: float) -> None:
         """Read (unless the mock's truth camera already did) and settle one frame."""
@@ -96,7 +104,8 @@ class PegSight:
             if status.new_commit or previous is not BoardState.SETTLED:
                 self.offer(_settled_disk(status, self.clock()), seen_at)
         elif status.state != previous:
-            self.offer(BoardUnsettled(status.state.value))
+            unsure = status.state is BoardState.UNSURE and status.message
+            self.offer(BoardUnsettled(status.message if unsure else status.state.value))
 
     def idle(self) -> None:
         """The game reads nothing: forget the board, so the next reading is sent afresh."""

@@ -49,6 +49,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 import numpy as np
 
@@ -290,10 +291,25 @@ def decide(
     """
     if evidence.total is None:
         return Decision(DecisionKind.NO_EVIDENCE)
+    return _decide(
+        evidence, _with_committed(explanations, committed), committed, bound, place_bound
+    )
+
+
+def _decide(  # noqa: PLR0917
+    evidence: StillEvidence,
+    explanations: Explanations,
+    committed: Mapping[Place, Label] | None,
+    bound: float,
+    place_bound: float,
+    compiled: _Compiled | None = None,
+) -> Decision:
+    """:func:`decide` on explanations that already hold the committed board (``compiled``:
+    the same, already compiled for the evidence's places and classes)."""
     places, classes, total = evidence.places, evidence.classes, evidence.total
-    explanations = _with_committed(explanations, committed)
+    assert total is not None
     before = committed if committed is not None else explanations.base
-    compiled = _compile(explanations, places, classes)
+    compiled = compiled or _compile(explanations, places, classes)
     scores = _scores(total, compiled)
     if not len(scores):
         return _covered(_as_seen(evidence, {}, None, place_bound), evidence, before)
@@ -402,6 +418,21 @@ def _as_seen(
     return Decision(DecisionKind.COMMIT, other, seen, leader, 0.0, deciding)
 
 
+def _frozen(position: Mapping[Place, Label] | None) -> frozenset | None:
+    return None if position is None else frozenset(position.items())
+
+
+def evidence_of_reading(reading: Any) -> PlaceEvidence | None:
+    """A reading's evidence, when it carries one: ``places``, ``classes``, ``log_likelihood``
+    (places x classes) and ``unseen`` attributes, as :class:`vision.peg_disk.reader.Reading`
+    has; None otherwise (a reading without evidence is never committed by a judge)."""
+    likelihood = getattr(reading, "log_likelihood", None)
+    if likelihood is None:
+        return None
+    places, classes = tuple(reading.places), tuple(reading.classes)
+    return PlaceEvidence(places, classes, likelihood, getattr(reading, "unseen", None))
+
+
 _MISSING = object()
 """A place's class in no explanation."""
 
@@ -428,6 +459,7 @@ class StillBoardJudge:
         self.bound, self.place_bound = bound, place_bound
         self.still = StillEvidence()
         self.last: Decision = Decision(DecisionKind.NO_EVIDENCE)
+        self._cache: tuple | None = None
 
     def restart(self) -> None:
         """The window restarted: forget its frames."""
@@ -440,12 +472,21 @@ class StillBoardJudge:
             self.still.add(evidence)
 
     def decide(self, committed: Mapping[Place, Label] | None) -> Decision:
-        """The decision on the frames since the window restarted."""
-        self.last = decide(
-            self.still,
-            self.explain(),
-            committed,
-            bound=self.bound,
-            place_bound=self.place_bound,
-        )
+        """The decision on the frames since the window restarted.
+
+        The explanations are compiled once for as long as the adapter gives the
+        same object and the board as committed stays the same.
+        """
+        still = self.still
+        if still.total is None:
+            self.last = Decision(DecisionKind.NO_EVIDENCE)
+            return self.last
+        explained = self.explain()
+        key = (explained, _frozen(committed), still.places, still.classes)
+        cached = self._cache
+        if cached is None or cached[0] is not key[0] or cached[1:] != key[1:]:
+            full = _with_committed(explained, committed)
+            self._cache = (*key, full, _compile(full, still.places, still.classes))
+        full, compiled = self._cache[4], self._cache[5]
+        self.last = _decide(still, full, committed, self.bound, self.place_bound, compiled)
         return self.last

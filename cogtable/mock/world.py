@@ -202,7 +202,8 @@ class RenderedCamera:
 
 
 class TruthCamera:
-    """The reading a perfect camera and reader would give: labels, covered, no pixels.
+    """The reading a perfect camera and reader would give: labels, sure evidence, covered,
+    no pixels.
 
     Features (what the settling filter compares between frames for motion)
     are a fixed colour per label, so the board is still exactly when nothing
@@ -215,6 +216,9 @@ class TruthCamera:
         "blue": (1.0, -0.5, -1.0),
         "gold": (-1.0, 0.5, 0.5),
     }
+
+    DOUBT: ClassVar[float] = -20.0
+    """Log likelihood of every class but the true one (and of none of them): a sure reading."""
 
     def __init__(self, world: MockWorld) -> None:
         self.world = world
@@ -229,8 +233,19 @@ class TruthCamera:
         covered = self.world.hand is not None
         message = "something over the board (a hand)" if covered else ""
         confidence = tuple(0.3 if covered else 1.0 for _ in PEGS)
+        classes = np.array([Reading.classes.index(label) for label in labels])
+        sure = np.where(np.eye(len(Reading.classes), dtype=bool)[classes], 0.0, self.DOUBT)
         return Reading(
-            OK, message, labels, confidence, covered, {}, self.homography, features.copy()
+            OK,
+            message,
+            labels,
+            confidence,
+            covered,
+            {},
+            self.homography,
+            features.copy(),
+            log_likelihood=sure,
+            unseen=np.full(len(PEGS), self.DOUBT),
         )
 
     def close(self) -> None:

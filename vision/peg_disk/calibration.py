@@ -21,13 +21,18 @@ The calibration file is JSON::
      "centre": {"empty": [b, g, r], "red": [b, g, r], ...}}
 
 (a file without ``centre`` is read with dark pins and hubs, as older files were).
+Calibration also learns the owner's board beyond its colours: ``shade``, how
+much darker (log) an empty peg looks for each cog next to it (their shadows,
+under this table's light), and ``rim``, the rim's own pattern (72 log-colour
+residuals from the smooth light: wood grain, print, a lamp's usual shading),
+so neither reads as something over the board. Both are optional in the file.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +45,10 @@ FORMAT = "cogtable-vision-calibration"
 VERSION = 1
 MIN_SEPARATION = 0.35
 """Smallest colour distance allowed between two calibrated classes."""
+RIM_POSITIONS = 72
+"""Rim positions the reader samples (and calibration learns the pattern of)."""
+MAX_SHADE = 0.5
+"""Largest darkening (log) per neighbouring cog calibration accepts for an empty peg."""
 NOISY_RIM_POINTS = 6
 """A calibration frame with fewer rim points off the board than this is only noisy, not covered."""
 
@@ -70,6 +79,8 @@ class Calibration:
     empty: tuple[Colour, ...]
     colours: dict[str, Colour]
     centre: dict[str, Colour] = field(default_factory=dark_centres)
+    shade: float = 0.0
+    rim: tuple[Colour, ...] = ()
 
     def __post_init__(self) -> None:
         """Refuse calibrations with missing or non-finite colours."""
@@ -81,7 +92,13 @@ class Calibration:
             raise CalibrationError(f"calibration: colours must be {', '.join(LABELS)}")
         if set(self.centre) != set(CENTRE_CLASSES):
             raise CalibrationError(f"calibration: centre must be {', '.join(CENTRE_CLASSES)}")
-        values = [*self.empty, *self.colours.values(), *self.centre.values()]
+        if self.rim and len(self.rim) != RIM_POSITIONS:
+            raise CalibrationError(
+                f"calibration: {len(self.rim)} rim colours, expected {RIM_POSITIONS}"
+            )
+        if not (math.isfinite(self.shade) and 0.0 <= self.shade <= MAX_SHADE):
+            raise CalibrationError(f"calibration: shade must be 0..{MAX_SHADE}, got {self.shade}")
+        values = [*self.empty, *self.colours.values(), *self.centre.values(), *self.rim]
         if not all(len(c) == 3 and all(math.isfinite(v) for v in c) for c in values):
             raise CalibrationError("calibration: every colour must be three finite numbers")
 
@@ -99,6 +116,8 @@ class Calibration:
             "empty": [list(c) for c in self.empty],
             "colours": {k: list(v) for k, v in self.colours.items()},
             "centre": {k: list(v) for k, v in self.centre.items()},
+            "shade": self.shade,
+            "rim": [list(c) for c in self.rim],
         }
 
     @classmethod
@@ -115,11 +134,13 @@ class Calibration:
             empty = tuple(_colour(c) for c in data["empty"])
             colours = {str(k): _colour(v) for k, v in data["colours"].items()}
             centre = {str(k): _colour(v) for k, v in data.get("centre", dark_centres()).items()}
+            shade = float(data.get("shade", 0.0))
+            rim = tuple(_colour(c) for c in data.get("rim", []))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             if isinstance(error, CalibrationError):
                 raise
             raise CalibrationError(f"calibration file: bad or missing value ({error})") from error
-        return cls(geometry, empty, colours, centre)
+        return cls(geometry, empty, colours, centre, shade, rim)
 
     def dumps(self) -> str:
         """The calibration file's text (what :meth:`save` writes and :meth:`load` reads)."""
@@ -195,7 +216,34 @@ def learn(
         )
     features = np.median([reading.features for reading in readings], axis=0)
     contrast = np.median([reading.centre_contrast for reading in readings], axis=0)
-    return _from_features(geometry, features, contrast, layout)
+    learned = _from_features(geometry, features, contrast, layout)
+    residual = np.median([reader.rim_residual(reading.rim) for reading in readings], axis=0)
+    return replace(learned, shade=_shade(geometry, features, layout), rim=_rim_pattern(residual))
+
+
+def _shade(geometry: BoardGeometry, features: np.ndarray, layout: Position) -> float:
+    """How much darker (log) an empty peg looks per cog next to it, from the layout's empty
+    pegs next to cogs against those with none (0 when the layout has neither)."""
+    pegs = geometry.peg_positions()
+    apart = np.linalg.norm(pegs[:, None] - pegs[None], axis=2)
+    adjacent = (apart > 0) & (apart <= 1.1 * geometry.peg_pitch)
+    cogs = np.array([layout.get(peg) is not None for peg in PEGS])
+    beside = (adjacent & cogs[None, :]).sum(axis=1)
+    luminance = features.mean(axis=1)
+    far, near = ~cogs & (beside == 0), ~cogs & (beside > 0)
+    if not far.any() or not near.any():
+        return 0.0
+    darker = (np.median(luminance[far]) - luminance[near]) / beside[near]
+    return round(float(np.clip(np.median(darker), 0.0, MAX_SHADE)), 4)
+
+
+def _rim_pattern(residual: np.ndarray) -> tuple[Colour, ...]:
+    """The rim's own pattern: the median residual per position, where it is small enough to be
+    the board's (larger: something lay over the rim in calibration; left out)."""
+    from vision.peg_disk.reader import RIM_TOLERANCE
+
+    small = np.abs(residual).max(axis=1, keepdims=True) < RIM_TOLERANCE
+    return tuple(_as_colour(row) for row in np.where(small, residual, 0.0))
 
 
 def _usable(reading) -> tuple[object | None, str]:

@@ -122,6 +122,19 @@ COG_DISTANCE = 0.3
 VEILS = np.array([0.0, 0.05, 0.1, 0.15, 0.2, 0.25])
 """Veils of white light a class is compared under: added grey as a share of the board's
 brightest channel (glare of 10-60 grey levels on a board seen at 200-255)."""
+COLOUR_SIGMA = 0.12
+"""Spread (log colour distance) of a peg's colour about its class's, frame to frame and peg to
+peg: the scale of the per-class log likelihoods (:attr:`Reading.log_likelihood`)."""
+UNSEEN_DISTANCE = 0.45
+"""Colour distance from every class at which a peg is as likely to show none of them (a hand,
+a held cog, something on the board): the "unseen" log likelihood."""
+CENTRE_FLOOR = 0.05
+"""Likelihood factor of a class whose centre (pin or seated hub) is not in sight at all."""
+UNIFORM_FLOOR = 0.05
+"""Likelihood factor of every class at a peg whose colour is far from uniform."""
+SHADE_PER_COG = 0.12
+"""How much darker (log) an empty peg may look for each cog next to it (their shade), when
+calibration could not measure it (:attr:`vision.peg_disk.calibration.Calibration.shade`)."""
 PROBE_POINTS = np.array([[-100.0, -100.0], [100.0, 100.0], [100.0, -100.0]])
 """Board points (mm) the settling filter watches to tell that the board or the camera moved."""
 
@@ -144,6 +157,12 @@ class Reading:
     board is read from three: a hand resting on the fourth); ``edge_width`` is
     how wide (pixels) the markers' edges are (:mod:`vision.sharpness`): a frame
     blurred by a bump is a BAD_FRAME, never read.
+
+    ``log_likelihood`` (55, 4) is the evidence of this frame for every peg and
+    class (:attr:`classes`): the log likelihood of what the peg shows if it
+    held that class; ``unseen`` (55,) the same if it showed none of them (a
+    hand, a held cog). A commit decision sums them over a still board's frames
+    (:mod:`cogtable.commit_decision`); the labels are their per-frame best.
     """
 
     status: str
@@ -161,6 +180,11 @@ class Reading:
     rim_outliers: int = 0
     missing_markers: tuple[int, ...] = ()
     edge_width: float = 0.0
+    log_likelihood: np.ndarray | None = None
+    unseen: np.ndarray | None = None
+
+    classes: ClassVar[tuple[str | None, ...]] = (None, "red", "blue", "gold")
+    """The classes of :attr:`log_likelihood`'s columns: empty, then each cog colour."""
 
     @property
     def ok(self) -> bool:
@@ -194,6 +218,11 @@ class Reading:
     def probe_points(self) -> np.ndarray:
         """Points (board mm) whose image shows that the board or the camera moved."""
         return PROBE_POINTS
+
+    @property
+    def places(self) -> tuple[tuple[int, int], ...]:
+        """The places of :attr:`log_likelihood`'s rows: every peg."""
+        return PEGS
 
 
 def sample_offsets(pitch: float) -> np.ndarray:
@@ -373,6 +402,7 @@ def centre_in_sight(
     *,
     clipped: np.ndarray | None = None,
     near: np.ndarray | None = None,
+    cogs: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per peg, 0..1: is its centre seen as calibration saw it (the pin, or a seated cog's hub)?
 
@@ -391,9 +421,11 @@ def centre_in_sight(
     pin or hub is never white: a glint is on it), or a dark one seen clearly brighter than
     what is around it and nowhere darker (white light added: a specular spot;
     a blurred hub only fades towards its surroundings). A
-    specular spot on metal is no reason for doubt.
+    specular spot on metal is no reason for doubt. ``cogs`` are the pegs read
+    as cogs, whose hubs are compared (default: where ``classes`` says a cog).
     """
     cog = classes > 0
+    cogs = cog if cogs is None else cogs
     measured = np.where(cog[:, None], contrast[:, 1], contrast[:, 0])
     wanted = expected[classes]
     strength = (wanted**2).sum(axis=1)
@@ -411,8 +443,8 @@ def centre_in_sight(
     specular = dark & brighter
     if glinted is not None:
         specular |= np.where(cog, glinted[:, 1], glinted[:, 0]) | (dark & glinted[:, 2])
-    if cog.sum() >= 3:
-        typical = np.maximum(_typical_share(whole, cog, near), 1e-3)
+    if cogs.sum() >= 3:
+        typical = np.maximum(_typical_share(whole, cogs, near), 1e-3)
         sharp = np.clip((whole / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
         seen = np.where(cog, np.minimum(seen, sharp), seen)
     return np.where(specular, 1.0, seen)
@@ -563,6 +595,11 @@ class BoardReader:
             [self.calibration.colours[label] for label in LABEL_ORDER]
         )
         self._set_prototypes(self._calibrated_empty, self._calibrated_colours)
+        self._adjacent = (apart > 0) & (apart <= 1.1 * pitch)
+        self._shade = max(self.calibration.shade, SHADE_PER_COG)
+        self._rim_pattern = (
+            np.array(self.calibration.rim) if self.calibration.rim else np.zeros((72, 3))
+        )
         self._expected_centre = np.array(
             [self.calibration.centre[name] for name in ("empty", *LABEL_ORDER)]
         )
@@ -671,7 +708,9 @@ class BoardReader:
         weight = SHADED_LUMINANCE_WEIGHT if board.shaded else LUMINANCE_WEIGHT
         white = board.clipped.all(axis=1)
         centre = centre_contrast(pegs[:, self._samples_per_peg :], white)
-        labels, confidence = self._classify(colour, centre, weight, board.at_pegs)
+        labels, confidence, (likelihood, unseen) = self._classify(
+            colour, centre, weight, board.at_pegs
+        )
         return Reading(
             OK,
             _rim_message(board.rim, board.shaded),
@@ -686,7 +725,22 @@ class BoardReader:
             centre.contrast,
             parallax or NO_PARALLAX,
             board.rim.outliers,
+            log_likelihood=likelihood,
+            unseen=unseen,
         )
+
+    def _shaded_empty(self, difference: np.ndarray, colour: PegColour) -> np.ndarray:
+        """Differences from the classes (..., 55, 4, 3), an empty peg's darkening by the shade
+        of the cogs next to it forgiven: up to :attr:`shade` (log) per cog next to it."""
+        cogs = self._likely_cogs(colour)
+        allowance = self._shade * (self._adjacent & cogs[None, :]).sum(axis=1)
+        empty = difference[..., 0, :]
+        luminance = empty.mean(axis=-1, keepdims=True)
+        lifted = np.minimum(luminance + allowance[:, None], 0.0)
+        forgiven = np.where(luminance < 0, lifted, luminance) - luminance
+        shaded = difference.copy()
+        shaded[..., 0, :] = empty + forgiven
+        return shaded
 
     def _likely_cogs(self, colour: PegColour) -> np.ndarray:
         """Pegs whose colour is far from their own empty colour: probably a cog."""
@@ -746,18 +800,10 @@ class BoardReader:
         bounds (see :func:`peg_colour`).
         """
         raw = _median_of_three(rim.reshape(3, -1, 3))
-        values = np.log(raw + 1.0)
+        values = np.log(raw + 1.0) - np.where(raw < SATURATED, self._rim_pattern, 0.0)
         glints = local_glints(_glints(raw))
         known = np.broadcast_to(~glints[:, None], values.shape)
-        keep = np.ones(len(values), bool)
-        for _ in range(2):
-            coefficients = fit_lighting(
-                self._rim_basis, values, (keep[:, None] & known).astype(float), ridge=1e-9
-            )
-            residual = np.where(known, values - self._rim_basis @ coefficients, 0.0)
-            keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
-            if keep.sum() < 12:
-                break
+        coefficients, residual, keep = self._rim_fit(values, known)
         at_pegs = self._peg_basis @ coefficients
         fitted = (keep[:, None] & known).sum(axis=0) >= MIN_RIM_POINTS
         at_pegs = np.where(fitted, at_pegs, np.log(256.0))
@@ -767,6 +813,25 @@ class BoardReader:
         outliers = (~keep | faint) & ~local_glints(_glints(raw) | brighter)
         fit = RimFit(values, int(outliers.sum()))
         return BoardFit(at_pegs, clipped, fit, only_shade(residual[outliers]))
+
+    def _rim_fit(self, values: np.ndarray, known: np.ndarray):
+        """The smooth surface through the rim's log colours (72, 3): coefficients, every
+        point's residual from it (0 where not ``known``), and the points that agree with it."""
+        keep = np.ones(len(values), bool)
+        for _ in range(2):
+            coefficients = fit_lighting(
+                self._rim_basis, values, (keep[:, None] & known).astype(float), ridge=1e-9
+            )
+            residual = np.where(known, values - self._rim_basis @ coefficients, 0.0)
+            keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
+            if keep.sum() < 12:
+                break
+        return coefficients, residual, keep
+
+    def rim_residual(self, rim: np.ndarray) -> np.ndarray:
+        """How far each rim position's log colour (a reading's ``rim``, (72, 3)) lies from the
+        smooth surface through the rim: the board's own pattern, when the rim is bare."""
+        return self._rim_fit(rim, np.ones(rim.shape, bool))[1]
 
     def _classify(
         self, colour: PegColour, centre: CentreView, luminance_weight: float, board: np.ndarray
@@ -794,24 +859,54 @@ class BoardReader:
         upper = np.maximum(np.minimum(difference, 0.0), difference - over)
         difference = np.where(colour.lower[:, None], lower, difference)
         difference = np.where(colour.upper[:, None], upper, difference)
+        difference = self._shaded_empty(difference, colour)
         distances = _difference_distance(difference, luminance_weight).min(axis=0)
         order = np.argsort(distances, axis=1)
         nearest = np.take_along_axis(distances, order[:, :2], axis=1)
         margin = (nearest[:, 1] - nearest[:, 0]) / np.maximum(nearest[:, 1], MIN_SECOND_DISTANCE)
         closeness = np.exp(-((nearest[:, 0] / CLOSENESS) ** 2))
         uniform = np.exp(-((np.maximum(colour.spread - 0.12, 0) / 0.15) ** 2))
-        seen = centre_in_sight(
-            centre.contrast,
-            order[:, 0],
-            self._expected_centre,
-            centre.glinted,
-            clipped=centre.clipped,
-            near=self._near,
+        seen_by_class = np.stack(
+            [
+                centre_in_sight(
+                    centre.contrast,
+                    np.full(len(PEGS), index),
+                    self._expected_centre,
+                    centre.glinted,
+                    clipped=centre.clipped,
+                    near=self._near,
+                    cogs=order[:, 0] > 0,
+                )
+                for index in range(len(CLASS_NAMES))
+            ],
+            axis=1,
         )
+        seen = np.take_along_axis(seen_by_class, order[:, :1], axis=1)[:, 0]
         confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
         confidence = np.where(colour.unknown, 0.0, confidence)
         labels = tuple(CLASS_NAMES[i] for i in order[:, 0])
-        return labels, tuple(np.round(confidence, 3).tolist())
+        evidence = _evidence(distances, seen_by_class, uniform, colour.unknown)
+        return labels, tuple(np.round(confidence, 3).tolist()), evidence
+
+
+def _evidence(
+    distances: np.ndarray, seen: np.ndarray, uniform: np.ndarray, unknown: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per peg and class the log likelihood of what was seen, (55, 4), and of none of them, (55,).
+
+    A class's colour lies about :data:`COLOUR_SIGMA` from its calibrated look
+    (Gaussian in the colour distance); its centre must be in sight as
+    calibration saw it (``seen``, (55, 4), a factor down to
+    :data:`CENTRE_FLOOR`); a peg far from uniform is likely something else
+    (``uniform``, (55,)). A peg whose colour is unknown (saturated) says nothing.
+    """
+    likelihood = -0.5 * (distances / COLOUR_SIGMA) ** 2
+    likelihood += np.log(np.maximum(seen, CENTRE_FLOOR))
+    likelihood += np.log(np.maximum(uniform, UNIFORM_FLOOR))[:, None]
+    unseen = np.full(len(distances), -0.5 * (UNSEEN_DISTANCE / COLOUR_SIGMA) ** 2)
+    likelihood = np.where(unknown[:, None], 0.0, likelihood)
+    unseen = np.where(unknown, 0.0, unseen)
+    return likelihood, unseen
 
 
 def veiled(prototypes: np.ndarray, board: np.ndarray) -> np.ndarray:

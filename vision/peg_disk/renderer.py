@@ -70,6 +70,10 @@ class Look:
     teeth: int = 12
     grain: float = 6.0
     ink: int = 15
+    shadow: float = 0.0
+    """Depth (share of light removed) of the shadow each cog casts beside it (a low lamp)."""
+    shadow_reach: float = 0.35
+    """How far (peg pitches) a cog's cast shadow falls from it, towards +x, +y of the board."""
 
     def paint(self, colour: str) -> BGR:
         """The BGR paint of a cog colour."""
@@ -356,6 +360,8 @@ class Renderer:
         to_texture = board_to_sheet_pixels(self.geometry, scale)
         pegs = self.geometry.peg_positions()
         centres = project(to_texture, pegs)
+        if self.look.shadow > 0:
+            self._cast_shadows(texture, position, centres, scale)
         for peg, base, centre in zip(PEGS, pegs, centres, strict=True):
             colour = position.get(peg)
             if colour is None:
@@ -375,6 +381,18 @@ class Renderer:
                     to_texture=to_texture,
                 )
         return texture
+
+    def _cast_shadows(self, texture, position: Position, centres, scale: float) -> None:
+        """Every cog's soft shadow beside it, on the board and the pegs around it."""
+        pitch = self.geometry.peg_pitch
+        sprite = _cog_sprite(self.look, pitch, scale, "red", 0)[..., 3]
+        reach = self.look.shadow_reach * pitch * scale
+        pad = math.ceil(reach) + 2
+        sprite = np.pad(sprite, pad)
+        shade = cv2.GaussianBlur(sprite, (0, 0), max(1.0, reach / 2)) * self.look.shadow
+        for peg, centre in zip(PEGS, centres, strict=True):
+            if position.get(peg) is not None:
+                _darken(texture, shade, centre + reach * np.array([0.6, 0.8]))
 
     def _lifted_cog(
         self, texture, cog, base: np.ndarray, *, scale: float, lift, to_texture

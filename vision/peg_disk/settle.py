@@ -7,6 +7,15 @@ markers, a lost camera) restarts the window. A shadow across the board (a
 lamp) is first treated as cover, and accepted once it has stayed put. Time
 comes from an injected clock, so tests run windows instantly.
 
+Given a *judge* (:class:`StillJudge`, e.g. :class:`cogtable.commit_decision.StillBoardJudge`)
+the filter does not ask every place of one frame to be certain: it hands the
+judge every still, clear frame since the window started, and commits what the
+judge decides once the window has run (the game's explanations weigh the
+evidence of all those frames). Motion, a hand, a bumped camera, lost markers
+still restart the window exactly as without one; a shadow that stays put over
+the window (the rim only darker or lighter, and unchanged) is part of the
+still board.
+
 It settles any reading with the attributes of :class:`vision.peg_disk.reader.Reading`
 (:class:`SettleReading`): the Kogworks disk's, and each printed part's
 (:class:`vision.parts.reader.PartReading`, one filter per part).
@@ -38,8 +47,32 @@ class BoardState(Enum):
     SETTLED = "settled"
     MOVING = "moving"
     COVERED = "covered"
+    UNSURE = "unsure"
+    """Still and clear, but the judge cannot yet tell what the board shows."""
     NO_MARKERS = "no markers"
     NO_CAMERA = "no camera"
+
+
+class Judged(Protocol):
+    """A judge's decision on a still window (:class:`cogtable.commit_decision.Decision`)."""
+
+    @property
+    def committed(self) -> bool: ...
+
+    @property
+    def position(self) -> Mapping[Any, Any]: ...
+
+    def message(self, noun: str = "place") -> str: ...
+
+
+class StillJudge(Protocol):
+    """Decides what a still board shows from all its still frames (see the module docstring)."""
+
+    def restart(self) -> None: ...
+
+    def add(self, reading: Any) -> None: ...
+
+    def decide(self, committed: Mapping[Any, Any] | None) -> Judged: ...
 
 
 class SettleReading(Protocol):
@@ -108,6 +141,7 @@ class SettlingFilter:
         camera_shift: float = 2.0,
         *,
         shadow_window: float = 1.0,
+        judge: StillJudge | None = None,
     ) -> None:
         self.window = window
         self.clock = clock
@@ -122,10 +156,15 @@ class SettlingFilter:
         self.shadow_window = shadow_window
         self._shadow: tuple[np.ndarray, float] | None = None
         self._accepted_shadow: np.ndarray | None = None
+        self.judge = judge
+        self._position: Mapping[Any, Any] | None = None
 
     @property
     def committed(self) -> Mapping[Any, Any] | None:
-        """The last committed position (the committed reading's ``position()``), or None."""
+        """The last committed position (the committed reading's ``position()``, or what the
+        judge committed), or None."""
+        if self.judge is not None:
+            return self._position
         return None if self._committed is None else self._committed.position()
 
     def update(self, reading: SettleReading) -> SettleStatus:
@@ -136,6 +175,8 @@ class SettlingFilter:
             return self._restart(
                 STATUS_STATES.get(reading.status, BoardState.NO_CAMERA), reading.message
             )
+        if self.judge is not None:
+            return self._judged(previous, reading, now)
         if not self._clear(reading, now):
             return self._restart(BoardState.COVERED, _cover_message(reading))
         if self._moved(previous, reading) or reading.labels != self._candidate:
@@ -147,6 +188,33 @@ class SettlingFilter:
         changed = self._committed is None or reading.labels != self._committed.labels
         if changed:
             self._committed = reading
+        return self._status(BoardState.SETTLED, now, "", new_commit=changed)
+
+    def _judged(
+        self, previous: SettleReading | None, reading: SettleReading, now: float
+    ) -> SettleStatus:
+        """One OK frame with a judge: restart on cover or motion, else add it to the window and,
+        once the window has run, commit what the judge decides."""
+        judge = self.judge
+        assert judge is not None
+        if reading.covered and not reading.shaded:
+            return self._restart(BoardState.COVERED, _cover_message(reading))
+        if self._moved(previous, reading) or self._frames == 0 or _rim_moved(previous, reading):
+            self._since, self._frames = now, 1
+            judge.restart()
+            judge.add(reading)
+            return self._status(BoardState.MOVING, now, "waiting for the board to settle")
+        self._frames += 1
+        judge.add(reading)
+        if now - self._since < self.window or self._frames < self.min_frames:
+            return self._status(BoardState.MOVING, now, "waiting for the board to settle")
+        decision = judge.decide(self._position)
+        if not decision.committed:
+            return self._status(BoardState.UNSURE, now, decision.message(reading.place_noun))
+        position = dict(decision.position)
+        changed = self._position is None or position != dict(self._position)
+        if changed:
+            self._position = position
         return self._status(BoardState.SETTLED, now, "", new_commit=changed)
 
     def _clear(self, reading: SettleReading, now: float) -> bool:
@@ -174,6 +242,8 @@ class SettlingFilter:
 
     def _restart(self, state: BoardState, message: str) -> SettleStatus:
         self._candidate, self._frames = None, 0
+        if self.judge is not None:
+            self.judge.restart()
         return SettleStatus(state, self.committed, False, 0.0, message)
 
     def _status(self, state: BoardState, now: float, message: str, new_commit: bool = False):
@@ -192,6 +262,15 @@ class SettlingFilter:
         before = project(previous.homography, probe)
         after = project(reading.homography, probe)
         return bool(np.abs(after - before).max() > self.camera_shift)
+
+
+def _rim_moved(previous: SettleReading | None, reading: SettleReading) -> bool:
+    """A shaded rim that changed since the previous frame (a shadow moving: not yet still)."""
+    if not reading.shaded or reading.rim is None:
+        return False
+    if previous is None or previous.rim is None:
+        return True
+    return not _same_rim(previous.rim, reading.rim)
 
 
 def _same_rim(before: np.ndarray, after: np.ndarray) -> bool:

@@ -1,0 +1,416 @@
+"""The Kogworks peg disk's rows of ``benchmarks/bench_perception.py``.
+
+Each board is a position of a real game (random legal moves from the start,
+seeded), the table committed to it, and the next move made on the board: the
+commit decision weighs the still frames against the game's explanations
+(:mod:`cogtable.tables.kogworks.explain`), exactly as the table's camera path
+does (reader, settling filter with a judge). Every other board first has a
+hand over it for three frames. Every fourth board is also played as an
+illegal move (the mover's cog where the rules forbid it, or the other colour
+placed), which must never be committed as a legal position.
+
+Tuning frames: our renderer (:mod:`vision.peg_disk.renderer`) in its reference
+look and its held-out look, alternately, under the conditions below, each
+look calibrated from three frames of the start position as a user would.
+Held-out frames: :mod:`benchmarks.held_out.peg_disk` through its public API.
+
+``PERCEPTION_WITHOUT_DECISION=1`` runs the same boards through the settling
+filter without a judge (every peg of one frame must be certain), for comparison.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from benchmarks.bench_perception import (
+    FPS,
+    GIVE_UP_S,
+    HELD_OUT,
+    LIMIT_S,
+    TUNING,
+    WINDOW_S,
+    Options,
+    Row,
+    SimClock,
+    cpu_seconds,
+    first_commit,
+    seconds_of,
+)
+from cogtable.commit_decision import ExplanationKind, StillBoardJudge, evidence_of_reading
+from cogtable.tables.kogworks.explain import explanations
+from games.core import load_game
+from vision.peg_disk.calibration import learn
+from vision.peg_disk.geometry import BoardGeometry, Position
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.renderer import (
+    HELD_OUT_LOOK,
+    REFERENCE_LOOK,
+    Glare,
+    Lighting,
+    Renderer,
+    Scene,
+    Sensor,
+    random_hand,
+    random_lamp,
+    random_scene,
+)
+from vision.peg_disk.scene_conditions import calibration_scene
+
+GEOMETRY = BoardGeometry()
+HAND_FRAMES = 3
+WITHOUT_DECISION = os.environ.get("PERCEPTION_WITHOUT_DECISION") == "1"
+
+Make = Callable[[np.random.Generator, Position, tuple[int, int]], Scene]
+
+
+def _plain(rng: np.random.Generator, position: Position, size) -> Scene:
+    return random_scene(rng, position, size, max_tilt=15.0)
+
+
+def _tilted(rng, position, size) -> Scene:
+    scene = _plain(rng, position, size)
+    camera = replace(
+        scene.camera, tilt_deg=float(rng.uniform(10, 20)), distance=float(rng.uniform(500, 900))
+    )
+    return replace(scene, camera=camera, cog_height=float(rng.uniform(3, 6)))
+
+
+def _dim(rng, position, size) -> Scene:
+    scene = _plain(rng, position, size)
+    lighting = replace(scene.lighting, brightness=float(rng.uniform(0.35, 0.55)))
+    return replace(scene, lighting=lighting)
+
+
+def _bright(rng, position, size) -> Scene:
+    scene = _plain(rng, position, size)
+    lighting = replace(scene.lighting, brightness=float(rng.uniform(1.25, 1.6)))
+    glare = Glare(
+        centre=tuple(float(v) for v in rng.uniform(-80, 80, 2)),
+        radius=float(rng.uniform(60, 140)),
+        strength=float(rng.uniform(5, 25)),
+    )
+    return replace(scene, lighting=lighting, glare=glare)
+
+
+def _noisy(rng, position, size) -> Scene:
+    scene = _plain(rng, position, size)
+    sensor = Sensor(
+        noise=float(rng.uniform(7, 12)),
+        blur=float(rng.uniform(0.4, 1.2)),
+        jpeg=int(rng.integers(40, 71)),
+    )
+    return replace(scene, sensor=sensor)
+
+
+def _relit(rng, position, size) -> Scene:
+    scene = _plain(rng, position, size)
+    lighting = Lighting(
+        brightness=float(rng.uniform(0.6, 1.15)),
+        gradient=float(rng.uniform(0.2, 0.5)),
+        gradient_deg=float(rng.uniform(0, 360)),
+        vignette=float(rng.uniform(0.1, 0.3)),
+        cast=tuple(float(g) for g in rng.uniform(0.8, 1.25, 3)),
+    )
+    return replace(scene, lighting=lighting, shadow=random_lamp(rng))
+
+
+def _small(rng, position, size) -> Scene:
+    scene = _plain(rng, position, size)
+    return replace(scene, camera=replace(scene.camera, fill=float(rng.uniform(0.5, 0.65))))
+
+
+TUNING_CONDITIONS: dict[str, Make] = {
+    "plain": _plain,
+    "tilted 10-20": _tilted,
+    "dim": _dim,
+    "bright": _bright,
+    "noisy webcam": _noisy,
+    "relit + lamp": _relit,
+    "small board": _small,
+}
+"""Our renderer's conditions, after the kinds issue 25 names (never the held-out renderer's)."""
+TUNING_LOOKS = (
+    replace(REFERENCE_LOOK, shadow=0.3),
+    replace(HELD_OUT_LOOK, grain=14.0, shadow=0.45),
+)
+"""Our renderer's two looks, drawn alternately, with cogs casting shadows on their neighbours
+(the second on a more grained disk)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board to commit: the game's explanations, and what the board shows."""
+
+    explained: object
+    shown: Position
+    legal: tuple[Position, ...]
+    """Every position a legal explanation stands for (an illegal board must match none)."""
+    before: Position
+    """The game's position, committed before the move."""
+
+
+def game_board(seed: int, illegal: bool = False) -> Board:
+    """A position of a seeded random game, and its next move made (or an illegal one)."""
+    rng = random.Random(seed)
+    state = load_game("kogworks").new_game({}, seed)
+    before = None
+    for _ in range(rng.randrange(0, 30)):
+        actions = list(state.legal_actions(state.mover))
+        if not actions or state.is_over():
+            break
+        before = state.clone()
+        state.apply(rng.choice(actions))
+        if state.is_over():
+            state, before = before, None
+            break
+    explained = explanations(state, before)
+    base = explained.base
+    options = explained.options
+    legal = tuple(o.position(base) for o in options if o.kind.legal)
+    wanted = ExplanationKind.ILLEGAL if illegal else ExplanationKind.LEGAL
+    chosen = [o for o in options if o.kind is wanted and (not illegal or "lifted" not in o.name)]
+    if not chosen:
+        chosen = [options[0]]
+    shown = rng.choice(chosen).position(base)
+    return Board(explained, dict(shown), legal, dict(base))
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where a board is drawn: a source's condition, the board's seed and number, the size."""
+
+    condition: str
+    seed: int
+    index: int
+    size: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One frame of an episode: the image, whether a hand is in it, what the pegs hold."""
+
+    image: np.ndarray
+    hand: bool
+    position: Position
+
+
+class Source:
+    """Frames of one source: its conditions, its calibration frames, still boards and a hand
+    changing a board."""
+
+    name: str
+    conditions: tuple[str, ...]
+
+    def calibration(self, table: Table) -> tuple[object, list]:
+        """A key for the calibrated reader (one per table as a user sets it up) and, to learn
+        it, frames of the start position."""
+        raise NotImplementedError
+
+    def still(self, table: Table, position: Position):
+        """Frames of a still board, fresh noise in each (an endless iterator)."""
+        raise NotImplementedError
+
+    def handled(self, table: Table, before: Position, after: Position):
+        """Frames of a hand over the board changing it to ``after`` (:class:`Shown`), then of
+        the still board (endless)."""
+        raise NotImplementedError
+
+
+class TuningSource(Source):
+    """Our renderer: :data:`TUNING_CONDITIONS`, looks alternating, calibrated once per look."""
+
+    name = TUNING
+    conditions = tuple(TUNING_CONDITIONS)
+
+    def __init__(self) -> None:
+        self.renderers = {look: Renderer(GEOMETRY, look) for look in TUNING_LOOKS}
+
+    def _scene(self, table: Table, position: Position):
+        look = TUNING_LOOKS[table.index % len(TUNING_LOOKS)]
+        make = TUNING_CONDITIONS[table.condition]
+        return look, make(np.random.default_rng(table.seed), position, table.size)
+
+    def calibration(self, table: Table):
+        look = TUNING_LOOKS[table.index % len(TUNING_LOOKS)]
+        scene = calibration_scene(table.size)
+        return look, lambda: [self.renderers[look].render(scene, s)[0] for s in range(3)]
+
+    def still(self, table: Table, position: Position):
+        look, scene = self._scene(table, position)
+        for k in itertools.count():
+            yield self.renderers[look].render(scene, table.seed * 64 + k)[0]
+
+    def handled(self, table: Table, before: Position, after: Position):
+        look, scene = self._scene(table, after)
+        rng = np.random.default_rng(table.seed + 7)
+        covered = replace(scene, hand=random_hand(rng, GEOMETRY))
+        for k in range(HAND_FRAMES):
+            image = self.renderers[look].render(covered, table.seed * 64 + 40 + k)[0]
+            yield Shown(image, True, after)
+        for image in self.still(table, after):
+            yield Shown(image, False, after)
+
+
+class HeldOutSource(Source):
+    """Engineer C's held-out renderer through its public API (README and docstrings only):
+    each of its still conditions, combined in turn with none and each of its looks; the
+    table calibrated as its owner would, on three frames of the start position."""
+
+    name = HELD_OUT
+
+    def __init__(self) -> None:
+        from benchmarks.held_out import peg_disk as held
+
+        self.held = held
+        self.conditions = tuple(condition.value for condition in held.STILL_CONDITIONS)
+        self.looks = (None, *held.LOOK_CONDITIONS)
+
+    def _conditions(self, table: Table) -> set:
+        look = self.looks[table.index % len(self.looks)]
+        return {self.held.Condition(table.condition), *([look] if look is not None else [])}
+
+    def calibration(self, table: Table):
+        conditions = self._conditions(table)
+        start = self.held.start_labels()
+
+        def frames() -> list[np.ndarray]:
+            stills = self.held.render_stills(start, conditions, table.seed, 3, table.size)
+            return [frame for frame, _ in stills]
+
+        return table.seed, frames
+
+    def still(self, table: Table, position: Position):
+        conditions = self._conditions(table)
+        for k in itertools.count():
+            yield self.held.render_still(position, conditions, table.seed, 1000 + k, table.size)[0]
+
+    def handled(self, table: Table, before: Position, after: Position):
+        conditions = self._conditions(table)
+        timing = self.held.Timing(fps=FPS, still_before=0.2, still_after=GIVE_UP_S)
+        sequence = self.held.render_sequence(
+            before, after, conditions, table.seed, table.size, timing=timing
+        )
+        for shown in sequence:
+            truth = shown.truth
+            yield Shown(shown.frame, not truth.clear, dict(truth.position()))
+        for image in self.still(table, after):
+            yield Shown(image, False, after)
+
+
+class Readers:
+    """A calibrated reader per table (a look and size, or a held-out scene)."""
+
+    def __init__(self) -> None:
+        self._readers: dict[object, BoardReader] = {}
+
+    def reader(self, source: Source, table: Table) -> BoardReader:
+        """The reader of the table the board is drawn on, calibrated on first use."""
+        key, frames = source.calibration(table)
+        full = (source.name, key, table.size)
+        if full not in self._readers:
+            self._readers[full] = BoardReader(calibration=learn(frames()))
+        return self._readers[full]
+
+
+def rows(options: Options) -> Iterator[Row]:
+    """Every condition of every source at every size."""
+    readers = Readers()
+    for source_name in options.sources:
+        source = TuningSource() if source_name == TUNING else HeldOutSource()
+        for number, condition in enumerate(source.conditions):
+            for size in options.sizes:
+                first = options.first_seed(source_name) + number * 100_000 + size[0] * 10
+                yield _row(
+                    source, condition, size, boards=options.boards(8), first=first, readers=readers
+                )
+
+
+def _row(source: Source, condition: str, size, *, boards: int, first: int, readers) -> Row:
+    surface = "peg disk" + (" (no decision)" if WITHOUT_DECISION else "")
+    row = Row(surface, source.name, condition, size)
+    started = cpu_seconds()
+    for index in range(boards):
+        table = Table(condition, first + index, index, size)
+        board = game_board(table.seed)
+        reader = readers.reader(source, table)
+        if index % 2:
+            frames = source.handled(table, board.before, board.shown)
+            _after_hand(row, reader, board, frames)
+        else:
+            _still(row, reader, board, source.still(table, board.shown))
+        if index % 4 == 3:
+            bad = game_board(table.seed, illegal=True)
+            _illegal(row, reader, bad, source.still(table, bad.shown))
+    row.seconds = cpu_seconds() - started
+    return row
+
+
+def _pipeline(reader: BoardReader, board: Board):
+    """The table's camera path for one board: a settling filter with the commit decision."""
+    from vision.peg_disk.settle import SettlingFilter
+
+    clock = SimClock()
+    judge = None
+    if not WITHOUT_DECISION:
+        judge = StillBoardJudge(lambda: board.explained, evidence_of_reading)
+    settle = SettlingFilter(window=WINDOW_S, clock=clock, judge=judge)
+
+    def step(image: np.ndarray) -> object | None:
+        status = settle.update(reader.read(image))
+        clock.tick()
+        return dict(status.committed) if status.new_commit else None
+
+    return step
+
+
+def _still(row: Row, reader: BoardReader, board: Board, images: Iterator[np.ndarray]) -> None:
+    """A still board from its first frame: when it is committed, and whether rightly."""
+    step = _pipeline(reader, board)
+    frames = math.ceil(GIVE_UP_S * FPS)
+    index, committed = first_commit(lambda k: step(next(images)), frames)
+    row.still(seconds_of(index), committed is not None and committed != board.shown)
+
+
+def _after_hand(row: Row, reader: BoardReader, board: Board, frames: Iterator[Shown]) -> None:
+    """A hand changes the board and leaves: commits under the hand, then the time from the
+    hand leaving to the commit of the board it left (and any wrong commit on the way)."""
+    step = _pipeline(reader, board)
+    under = wrong = 0
+    left: int | None = None
+    for count, shown in enumerate(frames):
+        committed = step(shown.image)
+        if shown.hand:
+            under += committed is not None
+            left = None
+            continue
+        left = count if left is None else left
+        if committed is not None:
+            wrong += committed != shown.position
+            if committed == board.shown and left is not None:
+                seconds = (count - left) / FPS
+                row.still(seconds, bool(wrong))
+                row.hand_left(seconds, under)
+                return
+        if count - left >= GIVE_UP_S * FPS:
+            break
+    row.still(None, bool(wrong))
+    row.hand_left(None, under)
+
+
+def _illegal(row: Row, reader: BoardReader, board: Board, images: Iterator[np.ndarray]) -> None:
+    """A still board after an illegal move: never committed as a legal position."""
+    step = _pipeline(reader, board)
+    as_legal = wrong = False
+    for _ in range(math.ceil(LIMIT_S * FPS)):
+        committed = step(next(images))
+        if committed is not None:
+            as_legal |= any(committed == legal for legal in board.legal)
+            wrong |= committed != board.shown
+    row.illegal_move(as_legal, wrong)
