@@ -354,11 +354,55 @@ SHIFT = 4
 
 
 def polygon_alpha(shape: tuple[int, int], polygons: list[np.ndarray]) -> np.ndarray:
-    """Antialiased coverage (H, W) float32 in [0, 1] of filled image polygons (pixels)."""
+    """Antialiased coverage (H, W) float32 in [0, 1] of the union of image polygons (pixels).
+
+    Each polygon is filled on its own: OpenCV fills several polygons of one call by
+    the even-odd rule, which leaves their overlaps empty.
+    """
     mask = np.zeros(shape, np.uint8)
-    points = [np.rint(np.asarray(p) * (1 << SHIFT)).astype(np.int32) for p in polygons]
-    cv2.fillPoly(mask, points, 255, cv2.LINE_AA, SHIFT)
+    one = np.zeros(shape, np.uint8)
+    for polygon in polygons:
+        points = np.rint(np.asarray(polygon) * (1 << SHIFT)).astype(np.int32)
+        one[:] = 0
+        cv2.fillPoly(one, [points], 255, cv2.LINE_AA, SHIFT)
+        np.maximum(mask, one, out=mask)
     return mask.astype(np.float32) / 255.0
+
+
+def grid_alpha(
+    shape: tuple[int, int], corner: np.ndarray, right: np.ndarray, down: np.ndarray, cells
+) -> tuple[Box, np.ndarray]:
+    """Coverage of the black cells of a printed code (ArUco, AprilTag) laid on an image.
+
+    ``cells`` is the code's module image (dark < 128), ``corner`` the image
+    position (pixels) of its top-left corner and ``right``/``down`` one module's
+    steps. Drawn 4x finer without antialiasing and averaged down, so that
+    neighbouring dark cells join without seams. Returns the box and its coverage.
+    """
+    factor = 4
+    rows, columns = cells.shape
+    corner, right, down = (np.asarray(v, dtype=np.float64) for v in (corner, right, down))
+    outline = np.array(
+        [
+            corner,
+            corner + columns * right,
+            corner + columns * right + rows * down,
+            corner + rows * down,
+        ]
+    )
+    box = Box.around(outline, shape, 2.0)
+    if box.empty:
+        return box, np.zeros((0, 0), np.float32)
+    fine = np.zeros((box.shape[0] * factor, box.shape[1] * factor), np.uint8)
+    for r in range(rows):
+        for c in range(columns):
+            if cells[r, c] < 128:
+                p = corner + c * right + r * down
+                square = np.array([p, p + right, p + right + down, p + down]) - box.origin
+                points = np.rint(((square + 0.5) * factor - 0.5) * (1 << SHIFT))
+                cv2.fillPoly(fine, [points.astype(np.int32)], 255, cv2.LINE_8, SHIFT)
+    small = cv2.resize(fine, (box.shape[1], box.shape[0]), interpolation=cv2.INTER_AREA)
+    return box, small.astype(np.float32) / 255.0
 
 
 def blend(image: np.ndarray, alpha: np.ndarray, colour) -> None:

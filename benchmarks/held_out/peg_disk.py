@@ -77,6 +77,7 @@ from benchmarks.held_out.optics import (
     check_size,
     circle,
     expose,
+    grid_alpha,
     lens,
     look_down,
     plane_field,
@@ -593,24 +594,9 @@ def _print_marker(canvas, marker_id: int, scale: float, at, sticker: bool) -> No
     blend(canvas, polygon_alpha(canvas.shape[:2], [square]), PAPER)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     cells = cv2.aruco.generateImageMarker(dictionary, marker_id, 6, borderBits=1)
-    cell = side / 6
-    black = [
-        np.array(
-            [
-                (x0 + c * cell, y0 + r * cell),
-                (x0 + (c + 1) * cell, y0 + r * cell),
-                (x0 + (c + 1) * cell, y0 + (r + 1) * cell),
-                (x0 + c * cell, y0 + (r + 1) * cell),
-            ]
-        )
-        for r in range(6)
-        for c in range(6)
-        if cells[r, c] < 128
-    ]
-    mask = np.zeros(canvas.shape[:2], np.uint8)
-    for rectangle in black:
-        cv2.fillPoly(mask, [np.rint(rectangle * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-    blend(canvas, _alpha(mask), INK)
+    step = side / 6
+    box, alpha = grid_alpha(canvas.shape[:2], np.array([x0, y0]), (step, 0.0), (0.0, step), cells)
+    blend(canvas[box.slices], alpha, INK)
     label = np.zeros(canvas.shape[:2], np.uint8)
     _text(label, f"id {marker_id}", (x0 + side * 0.18, y0 + side * 1.12), 0.1 * side, left=True)
     blend(canvas, _alpha(label), (0.22, 0.22, 0.22))
