@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import pkgutil
 from functools import partial
 
 import pytest
 
+import games
 from games.core import (
     CHANCE,
     Action,
@@ -131,12 +135,17 @@ def test_record_round_trips_through_json() -> None:
     assert toy_game.replay_toy(record) == state
 
 
-def test_core_doctests() -> None:
-    import doctest
+GAME_MODULES = sorted(info.name for info in pkgutil.walk_packages(games.__path__, "games."))
 
-    import games.core
 
-    assert doctest.testmod(games.core).failed == 0
+@pytest.mark.parametrize("name", GAME_MODULES)
+def test_the_doctests_of_every_games_module_pass(name: str) -> None:
+    """The examples in docstrings (the position builders', the core's) stay true."""
+    assert doctest.testmod(importlib.import_module(name)).failed == 0
+
+
+def test_the_position_builders_have_doctests() -> None:
+    assert doctest.testmod(importlib.import_module("games.cog.position")).attempted > 0
 
 
 def test_requests_say_what_the_toy_game_waits_for() -> None:

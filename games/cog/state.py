@@ -15,11 +15,12 @@ from dataclasses import fields
 from typing import Any
 
 from games.cog.actions import Finish
-from games.cog.edition import CabinetCard, Edition
+from games.cog.edition import CabinetCard, Edition, load_edition
 from games.cog.effects import ChanceEffect, Choice
 from games.cog.legality import Legality
 from games.cog.mat import Mat
 from games.cog.moves import Moves
+from games.cog.position import CogPosition, Positions
 from games.cog.supply import STAR_TOKENS, dice_for, top_slots_for
 from games.core import CHANCE, Action, Event, IllegalAction
 
@@ -52,7 +53,7 @@ def _check_field_types(action: Action) -> None:
             )
 
 
-class CogState(Moves, Legality):
+class CogState(Moves, Legality, Positions):
     """A game of C.O.G. in progress (see the module docstring for the turn structure)."""
 
     game = "cog"
@@ -95,6 +96,20 @@ class CogState(Moves, Legality):
         self._placement_cache = {}
         self._setup()
         self._settle()
+
+    @classmethod
+    def from_position(
+        cls, position: CogPosition, options: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> CogState:
+        """A game set up in ``position`` (see :mod:`games.cog.position`); it has no history.
+
+        ``options`` as :func:`games.cog.new_game` takes them; the players are the mats.
+        """
+        merged = {"edition": "", **(options or {})}
+        merged.update(players=len(position.mats), first_player=position.order[0])
+        state = cls(merged, seed, load_edition(merged["edition"]))
+        state.set_position(position)
+        return state
 
     def _card_in_game(self, card: CabinetCard) -> bool:
         """Cards paid by a die that is out of the game are removed at setup."""

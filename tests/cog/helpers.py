@@ -1,9 +1,11 @@
-"""Shared helpers for the C.O.G. tests: reaching a phase, feeding chance, fixing a hand."""
+"""Shared helpers for the C.O.G. tests: reaching a phase, feeding chance, setting a position."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from games import cog
 from games.cog.actions import DrawCard, DrawLetter, RollDie
@@ -51,6 +53,16 @@ def roll(value: int) -> RollDie:
     return RollDie(value, player=CHANCE)
 
 
+def set_table(state: CogState, **changes: Any) -> None:
+    """Change fields of the game's position (:class:`CogPosition`), then let it settle."""
+    state.set_position(replace(state.position(), **changes))
+
+
+def set_mat(state: CogState, player: int, **changes: Any) -> None:
+    """Change fields of ``player``'s mat (:class:`MatPosition`), then let the game settle."""
+    state.set_position(state.position().with_mat(player, **changes))
+
+
 def give(state: CogState, player: int, tiles: str) -> None:
     """Set a player's reserve to exactly ``tiles`` (a test fixture; the bag is not touched)."""
-    state.mats[player].reserve = sorted(tiles)
+    set_mat(state, player, reserve=tiles)

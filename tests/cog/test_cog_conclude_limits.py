@@ -16,7 +16,7 @@ from games.cog.actions import (
 )
 from games.cog.state import CogState
 from games.core import CHANCE, IllegalAction
-from tests.cog.helpers import give, letter
+from tests.cog.helpers import give, letter, set_mat, set_table
 
 RED, BLUE = 0, 1
 
@@ -37,7 +37,7 @@ def d1(construct: CogState) -> CogState:
     """The reviewer's position: Red ends Phase IV with 3 letters and 4 stars."""
     give(construct, RED, "ABC")
     give(construct, BLUE, "DEFGH")
-    construct.mats[RED].stars = 4
+    set_mat(construct, RED, stars=4)
     finish_construct(construct)
     construct.apply(letter("Z"))  # Task 5: Red has 3 letters, draws one
     return construct
@@ -75,7 +75,7 @@ def test_only_limit_moves_are_accepted_at_task_six(d1: CogState) -> None:
 def test_over_both_limits_keeps_asking_until_both_hold(construct: CogState) -> None:
     give(construct, RED, "ABCDEFGHI")
     give(construct, BLUE, "JKLMN")
-    construct.mats[RED].stars = 3
+    set_mat(construct, RED, stars=3)
     finish_construct(construct)
     assert construct.to_act() == (RED,)
     assert kinds(construct, RED) == {"ReturnLetter", "LettersForStar"}
@@ -93,7 +93,7 @@ def test_over_both_limits_keeps_asking_until_both_hold(construct: CogState) -> N
 def test_over_both_at_once_offers_all_four(construct: CogState) -> None:
     give(construct, RED, "ABCDEFGHI")
     give(construct, BLUE, "JKLMN")
-    construct.mats[RED].stars = 5
+    set_mat(construct, RED, stars=5)
     finish_construct(construct)
     assert kinds(construct, RED) == {
         "ReturnLetter",
@@ -106,7 +106,7 @@ def test_over_both_at_once_offers_all_four(construct: CogState) -> None:
 def test_nothing_is_asked_within_the_limits(construct: CogState) -> None:
     give(construct, RED, "ABCDEFG")
     give(construct, BLUE, "JKLMN")
-    construct.mats[RED].stars = 3
+    set_mat(construct, RED, stars=3)
     round_before = construct.round
     finish_construct(construct)
     assert construct.phase == "prepare" and construct.round == round_before + 1
@@ -128,9 +128,9 @@ def test_limits_go_in_turn_order(construct: CogState) -> None:
 def test_an_empty_bag_returns_excess_stars_without_asking(construct: CogState) -> None:
     give(construct, RED, "ABCDE")
     give(construct, BLUE, "JKLMN")
-    construct.mats[RED].stars = 6
-    construct.spares_added = construct.ran_out = True
-    construct.bag = {}  # the spares are gone too: no letter to convert stars into
+    set_mat(construct, RED, stars=6)
+    set_table(construct, spares_added=True, ran_out=True)
+    set_table(construct, bag={})  # the spares are gone too: no letter to convert stars into
     supply = construct.supply_stars + sum(construct.protected)  # Task 3 returns those
     finish_construct(construct)
     assert construct.is_over()
@@ -141,7 +141,7 @@ def test_no_star_for_letters_with_the_supply_empty(construct: CogState) -> None:
     give(construct, RED, "ABCDEFGHI")
     give(construct, BLUE, "JKLMN")
     finish_construct(construct)
-    construct.supply_stars = 0
+    set_table(construct, supply_stars=0)
     assert kinds(construct, RED) == {"ReturnLetter"}
 
 
@@ -151,8 +151,8 @@ def test_no_star_for_letters_with_the_supply_empty(construct: CogState) -> None:
 def test_run_out_in_phase_four_plays_phase_five_then_ends(construct: CogState) -> None:
     """The reviewer's d3: the bag empties in Phase IV; Task 5 and 6 still happen."""
     round_before = construct.round
-    construct.bag = {}
-    construct.mats[RED].stars = 2
+    set_table(construct, bag={})
+    set_mat(construct, RED, stars=2)
     construct.apply(StarsForLetter(player=RED))  # the bag is empty: the spares go in
     construct.apply(letter("A"))
     give(construct, RED, "ABCDEFGHI")
@@ -173,7 +173,7 @@ def test_run_out_in_phase_five_gets_the_same_treatment(construct: CogState) -> N
     round_before = construct.round
     give(construct, RED, "ABCDEFGHI")
     give(construct, BLUE, "XY")
-    construct.bag = {}
+    set_table(construct, bag={})
     finish_construct(construct)
     construct.apply(letter("E"))  # Blue's Task-5 letter comes from the spares
     assert construct.ran_out and not construct.is_over()
@@ -194,10 +194,10 @@ def assert_ended_after_phase_five(state: CogState, round_played: int) -> None:
 
 
 def test_the_clock_on_its_last_space_skips_tasks_two_to_six(construct: CogState) -> None:
-    construct.round = construct.rounds
+    set_table(construct, round=construct.rounds)
     give(construct, RED, "ABCDEFGHI")
     give(construct, BLUE, "XY")
-    construct.mats[RED].stars = 5
+    set_mat(construct, RED, stars=5)
     finish_construct(construct)
     assert construct.is_over() and construct.round == construct.rounds
     assert len(construct.mats[RED].reserve) == 9 and construct.mats[RED].stars == 5

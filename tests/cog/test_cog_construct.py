@@ -16,7 +16,7 @@ from games.cog.actions import (
 from games.cog.effects import CardFor
 from games.cog.state import CogState
 from games.core import IllegalAction
-from tests.cog.helpers import card, give, letter
+from tests.cog.helpers import card, give, letter, set_mat
 
 RED = 0
 
@@ -108,7 +108,7 @@ def test_crossing_letter_must_fit(construct: CogState) -> None:
 def test_wild_a_reads_as_o_for_rod(construct: CogState) -> None:
     """The rulebook's allowed example: the A of CLAMP made wild is the O of ROD."""
     give(construct, RED, "CLAMPRD")
-    construct.mats[RED].stars = 1
+    set_mat(construct, RED, stars=1)
     spell(construct, "CLAMP", 3, 2, False)
     construct.apply(MakeCellWild(3, 4, player=RED))
     spell(construct, "ROD", 2, 4, True)
@@ -121,7 +121,7 @@ def test_wild_a_reads_as_o_for_rod(construct: CogState) -> None:
 def test_wild_reserve_tile_reads_differently_in_two_words(construct: CogState) -> None:
     """A star makes a reserve Z wild: it is the O of COG, then the E of a crossing GEAR."""
     give(construct, RED, "CGZ")
-    construct.mats[RED].stars = 1
+    set_mat(construct, RED, stars=1)
     construct.apply(MakeWild("Z", player=RED))
     assert construct.mats[RED].reserve == ["C", "G", "z"]
     spell(construct, "COG", 3, 3, False)  # C O G across, the wild z as O
@@ -154,7 +154,7 @@ def test_missing_letters_are_refused(construct: CogState) -> None:
 
 def test_always_wild_letters_fill_any_letter(construct: CogState) -> None:
     give(construct, RED, "CLAHP")
-    construct.mats[RED].wild = "HKP"
+    set_mat(construct, RED, wild="HKP")
     spell(construct, "CLAMP", 3, 2, False)  # the H stands for the M
     assert construct.mats[RED].grid.tiles[(3, 5)] == "H"
 
@@ -199,7 +199,7 @@ def test_letter_bonus_square_draws_from_the_bag(construct: CogState) -> None:
 def test_goal_card_bonus_and_cubes(construct: CogState) -> None:
     """COG, GEAR and AXLE complete goal card 1: its 4 VP, and the cubes come back."""
     mat = construct.mats[RED]
-    mat.cubes = {"GEAR": "item", "AXLE": "item"}
+    set_mat(construct, RED, cubes={"GEAR": "item", "AXLE": "item"})
     give(construct, RED, "COG")
     vp = mat.vp
     spell(construct, "COG", 3, 3, False)
@@ -215,7 +215,7 @@ def test_cubes_are_counted_and_none_is_placed_without_one(construct: CogState) -
     spell(construct, "CLAMP", 3, 2, False)
     assert mat.cubes_left() == 11
     assert construct.view(RED)["mats"][RED]["cubes_left"] == 11
-    mat.cubes.update({f"WORD{n}": "item" for n in range(11)})
+    set_mat(construct, RED, cubes={**mat.cubes, **{f"WORD{n}": "item" for n in range(11)}})
     give(construct, RED, "OG")
     spell(construct, "COG", 3, 2, True)
     assert "COG" not in mat.cubes and mat.cubes_left() == 0
@@ -224,7 +224,7 @@ def test_cubes_are_counted_and_none_is_placed_without_one(construct: CogState) -
 def test_item_card_cube_or_bonus(construct: CogState) -> None:
     mat = construct.mats[RED]
     clamp = next(c.id for c in construct.ed.cabinet if c.word == "CLAMP")
-    mat.cards = [clamp]
+    set_mat(construct, RED, cards=[clamp])
     give(construct, RED, "A")
     with pytest.raises(IllegalAction, match="lacks AM"):
         construct.apply(CompleteItem(clamp, True, player=RED))  # both letters at once
@@ -240,7 +240,7 @@ def test_item_card_bonus_is_forced_when_the_word_is_on_the_grid(construct: CogSt
     cog_card = next(c.id for c in construct.ed.cabinet if c.word == "COG")
     give(construct, RED, "COG")
     spell(construct, "COG", 3, 3, False)
-    mat.cards = [cog_card]
+    set_mat(construct, RED, cards=[cog_card])
     give(construct, RED, "O")
     assert CompleteItem(cog_card, True, player=RED) not in construct.legal_actions(RED)
     with pytest.raises(IllegalAction, match="take the item card's bonus"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -19,7 +21,7 @@ from games.cog.actions import (
 )
 from games.cog.state import CogState
 from games.core import CHANCE, IllegalAction
-from tests.cog.helpers import give, letter
+from tests.cog.helpers import give, letter, set_mat, set_table
 from tests.random_simulation import pick_random_action
 
 RED, BLUE = 0, 1
@@ -30,12 +32,12 @@ def spell(state: CogState, word: str, row: int, col: int, down: bool) -> None:
 
 
 def test_two_stars_for_a_letter(construct: CogState) -> None:
-    construct.mats[RED].stars = 2
+    set_mat(construct, RED, stars=2)
     construct.apply(StarsForLetter(player=RED))
     assert construct.to_act() == (CHANCE,) and construct.mats[RED].stars == 0
     construct.apply(letter("Q"))
     assert construct.mats[RED].reserve == ["Q"]
-    construct.mats[RED].stars = 1
+    set_mat(construct, RED, stars=1)
     with pytest.raises(IllegalAction, match="2 star"):
         construct.apply(StarsForLetter(player=RED))
 
@@ -77,11 +79,11 @@ def test_deconstruction_refused_on_a_corner_or_a_completed_goal(construct: CogSt
     spell(construct, "PIPE", 0, 7, True)  # down from the corner (0, 7) to that E
     with pytest.raises(IllegalAction, match="corner"):
         construct.apply(Deconstruct("PIPE", player=RED))
-    construct.mats[RED].goals_done = [1]  # AXLE's goal card is complete
+    set_mat(construct, RED, goals_done=[1])  # AXLE's goal card is complete
     with pytest.raises(IllegalAction, match="completed goal card"):
         construct.apply(Deconstruct("AXLE", player=RED))
     assert Deconstruct("AXLE", player=RED) not in construct.legal_actions(RED)
-    construct.mats[RED].goals_done = []
+    set_mat(construct, RED, goals_done=[])
     construct.apply(Deconstruct("AXLE", player=RED))
     assert construct.mats[RED].grid.spelled() == {"PIPE"}
 
@@ -90,7 +92,7 @@ def test_conclude_turn_order_letters_and_limits(construct: CogState) -> None:
     round_before, order = construct.round, list(construct.turn_cogs)
     give(construct, RED, "ABCDEFGHI")
     give(construct, BLUE, "XY")
-    construct.mats[RED].stars = 5
+    set_mat(construct, RED, stars=5)
     construct.apply(Finish(player=RED))
     construct.apply(Finish(player=BLUE))
     assert construct.phase == "conclude" and construct.order == order
@@ -114,8 +116,8 @@ def test_conclude_turn_order_letters_and_limits(construct: CogState) -> None:
 def test_out_of_letters_spares_turn_order_construct_then_two_vp_and_game_end(
     construct: CogState,
 ) -> None:
-    construct.bag = {}
-    construct.mats[RED].stars = 4
+    set_table(construct, bag={})
+    set_mat(construct, RED, stars=4)
     construct.apply(StarsForLetter(player=RED))
     assert construct.spares_added and construct.ran_out
     assert sum(p for _, p in construct.chance_outcomes()) == pytest.approx(1)
@@ -123,7 +125,7 @@ def test_out_of_letters_spares_turn_order_construct_then_two_vp_and_game_end(
     construct.apply(letter("A"))
     first = construct.order[0]
     assert construct.to_act() == (first,)  # Construct now goes in turn order
-    construct.bag = {}
+    set_table(construct, bag={})
     vp = construct.mats[RED].vp
     if first != RED:
         construct.apply(Finish(player=first))
@@ -155,21 +157,25 @@ def test_game_ends_after_six_or_seven_rounds(players: int, rounds: int) -> None:
     assert state.round == rounds and state.outcome() is not None
 
 
-def rescore(state: CogState, cogs: list[int]) -> None:
-    state.turn_cogs = list(cogs)
-    state._finish_game()
+def rescore(state: CogState, cogs: list[int], mats: list[dict[str, Any]]) -> None:
+    """Score the end again with each player's mat changed as given and these final cogs."""
+    position = state.position()
+    changed = tuple(replace(mat, **change) for mat, change in zip(position.mats, mats, strict=True))
+    state.set_position(replace(position, phase="over", turn_cogs=tuple(cogs), mats=changed))
+
+
+def plain(vp: int, **changes: Any) -> dict[str, Any]:
+    """A mat with ``vp``, no cubes, items or letters, changed by ``changes``."""
+    return {"vp": vp, "cubes": {}, "items": (), "reserve": "", **changes}
 
 
 def test_final_scoring_by_hand_three_players() -> None:
     state = finished(3)
-    for mat in state.mats:
-        mat.vp, mat.cubes, mat.items, mat.reserve = 10, {}, [], []
-    red, blue, green = state.mats
-    red.cubes = {"COG": "grid", "ROD": "item"}  # incomplete cards: (1+3) + (1+3) = 8
-    red.reserve = list("ABCDE")  # 5 letters: 2 VP
-    blue.items = [30, 31]  # most item cards: 3 + 3*2 = 9
-    green.items = [32]  # second: 2 + 2*1 = 4
-    rescore(state, [2, 0, 1])
+    red = plain(10, cubes={"COG": "grid", "ROD": "item"}, reserve="ABCDE")
+    # Red: incomplete cards (1+3) + (1+3) = 8, 5 letters: 2 VP
+    blue = plain(10, items=(30, 31))  # most item cards: 3 + 3*2 = 9
+    green = plain(10, items=(32,))  # second: 2 + 2*1 = 4
+    rescore(state, [2, 0, 1], [red, blue, green])
     assert [e["total"] for e in state.final] == [20, 19, 14]
     assert state.final[0] == {"vp": 10, "goals": 8, "items": 0, "letters": 2, "total": 20}
     assert state.outcome().winners == (0,)
@@ -177,30 +183,23 @@ def test_final_scoring_by_hand_three_players() -> None:
 
 def test_item_majority_tie_goes_to_the_earlier_turn_order_and_two_players_change() -> None:
     state = finished(3)
-    for mat in state.mats:
-        mat.vp, mat.cubes, mat.items, mat.reserve = 0, {}, [], []
-    state.mats[0].items, state.mats[1].items, state.mats[2].items = [30], [31], [32]
-    rescore(state, [1, 2, 0])
+    rescore(state, [1, 2, 0], [plain(0, items=(30,)), plain(0, items=(31,)), plain(0, items=(32,))])
     assert [e["items"] for e in state.final] == [1, 6, 4]
     two = finished(2)
-    for mat in two.mats:
-        mat.vp, mat.cubes, mat.items, mat.reserve = 0, {}, [], []
-    two.mats[0].items, two.mats[1].items = [30, 31, 32], [33]
-    rescore(two, [1, 0])
+    rescore(two, [1, 0], [plain(0, items=(30, 31, 32)), plain(0, items=(33,))])
     assert [e["items"] for e in two.final] == [12, 2]  # the fewer: just 2 per card
 
 
 def test_overall_tie_goes_to_the_earlier_turn_order() -> None:
     state = finished(3)
-    for mat in state.mats:
-        mat.vp, mat.cubes, mat.items, mat.reserve = 12, {}, [], []
-    rescore(state, [2, 1, 0])
+    rescore(state, [2, 1, 0], [plain(12)] * 3)
     outcome = state.outcome()
     assert outcome.winners == (2,) and "tie" in outcome.reason
 
 
 def test_vps_are_secret_during_play(construct: CogState) -> None:
-    construct.mats[RED].vp, construct.mats[BLUE].vp = 5, 9
+    set_mat(construct, RED, vp=5)
+    set_mat(construct, BLUE, vp=9)
     assert construct.view(RED)["mats"][RED]["vp"] == 5
     assert construct.view(RED)["mats"][BLUE]["vp"] is None
     assert construct.view(BLUE)["mats"][RED]["vp"] is None

@@ -7,7 +7,7 @@ from games.cog.actions import Finish, TakeDie
 from games.cog.effects import CardFor
 from games.cog.state import CogState
 from games.core import CHANCE, Request
-from tests.cog.helpers import card, letter, roll, start, to_phase
+from tests.cog.helpers import card, letter, roll, set_mat, set_table, start, to_phase
 
 FACES = ["1", "2", "3", "4", "5", "6"]
 
@@ -117,7 +117,7 @@ def test_two_players_roll_for_the_neutral_pawns() -> None:
 def test_a_reroll_is_the_die_of_the_player_who_re_rolls() -> None:
     state = to_phase(start(players=2, seed=3), "collect")
     player = state.to_act()[0]
-    state.mats[player].stars = 1
+    set_mat(state, player, stars=1)
     state.apply(TakeDie(1, True, player=player))
     request = only_request(state)
     name = state.player_name(player)
@@ -128,7 +128,7 @@ def test_a_reroll_is_the_die_of_the_player_who_re_rolls() -> None:
 
 def test_a_drawn_card_for_a_player_names_them() -> None:
     state = start(players=2, seed=0)
-    state.queue.insert(0, CardFor(1))  # as a cabinet icon or a swap queues it
+    set_table(state, queue=(CardFor(1), *state.queue))  # as a cabinet icon or a swap queues it
     request = only_request(state)
     assert (request.kind, request.player, request.purpose) == (
         "draw",

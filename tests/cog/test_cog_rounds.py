@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.cog.actions import Activate, Finish, TakeCard, TakeCentre, TakeDie, TakeLetters
@@ -9,7 +11,7 @@ from games.cog.actions import TakeTurnOrder as Turn
 from games.cog.effects import CardFor
 from games.cog.state import CogState
 from games.core import CHANCE, IllegalAction
-from tests.cog.helpers import card, letter, resolve_chance, roll, start
+from tests.cog.helpers import card, letter, resolve_chance, roll, set_mat, set_table, start
 
 
 def collect(players: int, seed: int = 0) -> CogState:
@@ -18,6 +20,11 @@ def collect(players: int, seed: int = 0) -> CogState:
     resolve_chance(state)
     assert state.phase == "collect"
     return state
+
+
+def conclude(state: CogState) -> None:
+    """Go on to Phase V as if every player had finished Phase IV."""
+    set_table(state, phase="construct", queue=(), done=tuple(range(state.num_players)))
 
 
 def card_named(state: CogState, name: str) -> int:
@@ -87,7 +94,7 @@ def test_card_swap_costs_a_star_and_draws_blind() -> None:
     state = collect(2)
     with pytest.raises(IllegalAction, match="star"):
         state.apply(TakeCard(0, True, player=0))
-    state.mats[0].stars = 1
+    set_mat(state, 0, stars=1)
     taken = state.card_slots[0]
     state.apply(TakeCard(0, True, player=0))
     assert taken in state.discard and state.queue[0] == CardFor(0)
@@ -99,22 +106,22 @@ def test_card_swap_costs_a_star_and_draws_blind() -> None:
 def test_immediate_card_fires_and_is_discarded() -> None:
     state = collect(2)
     patent = card_named(state, "Patent")
-    state.card_slots[0] = patent
+    set_table(state, card_slots=(patent, *state.card_slots[1:]))
     state.apply(TakeCard(0, player=0))
     assert state.mats[0].vp == 7 and patent in state.discard and patent not in state.mats[0].cards
 
 
 def test_always_wild_card_flips_letters_from_acquisition() -> None:
     state = collect(2)
-    state.card_slots[0] = card_named(state, "Hex key")
+    set_table(state, card_slots=(card_named(state, "Hex key"), *state.card_slots[1:]))
     state.apply(TakeCard(0, player=0))
     assert state.mats[0].wild == "HKP"
 
 
 def test_die_moves_the_pawn_and_pays_an_empty_space() -> None:
     state = collect(2)
-    state.neutral = [9, 10]
-    state.die_values[0] = 3  # space 3 shows a star
+    set_table(state, neutral=[9, 10])
+    set_table(state, die_values=(3, *state.die_values[1:]))  # space 3 shows a star
     stars = state.mats[0].stars
     state.apply(TakeDie(0, player=0))
     assert state.mats[0].pawn == 3 and state.mats[0].stars == stars + 1
@@ -122,17 +129,17 @@ def test_die_moves_the_pawn_and_pays_an_empty_space() -> None:
 
 def test_no_movement_bonus_on_an_occupied_space() -> None:
     state = collect(2)
-    state.neutral = [3, 11]
-    state.die_values[0] = 3
+    set_table(state, neutral=[3, 11])
+    set_table(state, die_values=(3, *state.die_values[1:]))
     state.apply(TakeDie(0, player=0))
     assert state.mats[0].pawn == 3 and state.mats[0].stars == 0
 
 
 def test_reroll_costs_a_star_and_uses_the_new_number() -> None:
     state = collect(2)
-    state.neutral = [9, 10]
-    state.mats[0].stars = 1
-    state.die_values[0] = 3
+    set_table(state, neutral=[9, 10])
+    set_mat(state, 0, stars=1)
+    set_table(state, die_values=(3, *state.die_values[1:]))
     state.apply(TakeDie(0, True, player=0))
     assert state.to_act() == (CHANCE,) and state.mats[0].stars == 0
     state.apply(roll(2))  # space 2 pays 2 VP
@@ -141,9 +148,9 @@ def test_reroll_costs_a_star_and_uses_the_new_number() -> None:
 
 def test_two_centre_letters_are_taken_before_the_refill() -> None:
     state = collect(2)
-    state.neutral = [9, 10]
-    state.die_values[0] = 6  # space 6: two plus icons
-    state.centre = ["A", "B", "C", "D"]
+    set_table(state, neutral=[9, 10])
+    set_table(state, die_values=(6, *state.die_values[1:]))  # space 6: two plus icons
+    set_table(state, centre=["A", "B", "C", "D"])
     state.apply(TakeDie(0, player=0))
     state.apply(TakeCentre(0, player=0))
     assert state.to_act() == (0,)  # the second letter comes before any refill
@@ -157,8 +164,8 @@ def test_two_centre_letters_are_taken_before_the_refill() -> None:
 
 def four_player_turn_order(cogs: list[int | None], protected: list[bool]) -> CogState:
     state = collect(4)
-    state.turn_cogs, state.protected = list(cogs), list(protected)
-    state.mats[0].stars = 2
+    set_table(state, turn_cogs=cogs, protected=protected)
+    set_mat(state, 0, stars=2)
     return state
 
 
@@ -184,7 +191,7 @@ def test_bump_refused_over_a_protected_cog_or_without_space_below() -> None:
 
 def test_bump_needs_a_star() -> None:
     state = four_player_turn_order([1, None, None, None], [False] * 4)
-    state.mats[0].stars = 0
+    set_mat(state, 0, stars=0)
     with pytest.raises(IllegalAction, match="star"):
         state.apply(Turn(0, player=0))
 
@@ -194,18 +201,18 @@ def test_protection_costs_a_star_that_returns_to_the_supply() -> None:
     supply = state.supply_stars
     state.apply(Turn(0, True, player=0))
     assert state.protected[0] and state.mats[0].stars == 1 and state.supply_stars == supply
-    state._retrieve_cogs()
+    conclude(state)  # Phase V takes the cogs back
     assert state.supply_stars == supply + 1 and not any(state.protected)
 
 
 def activate_state() -> CogState:
     state = collect(2)
-    state.phase, state.queue, state.done = "activate", [], []
-    for mat in state.mats:
-        mat.cards, mat.die = [], None
-    mat = state.mats[0]
-    mat.die, state.die_values[0] = 0, 2  # the red die showing 2
-    mat.cards = [card_named(state, n) for n in ("Red gauge", "Twin dial", "Yellow gauge")]
+    cards = tuple(card_named(state, n) for n in ("Red gauge", "Twin dial", "Yellow gauge"))
+    position = state.position()
+    mats = [replace(mat, cards=(), die=None) for mat in position.mats]
+    mats[0] = replace(mats[0], cards=cards, die=0)  # the red die showing 2
+    die_values = (2, *position.die_values[1:])
+    set_table(state, phase="activate", queue=(), done=(), mats=tuple(mats), die_values=die_values)
     return state
 
 
@@ -225,8 +232,7 @@ def test_one_die_activates_several_cards_once_per_round() -> None:
 
 def test_activate_phase_is_skipped_when_nobody_can_activate() -> None:
     state = activate_state()
-    state.mats[0].cards = []
-    state._settle()
+    set_mat(state, 0, cards=[])  # a position settles as it is set up
     assert state.phase == "construct"
 
 
