@@ -17,7 +17,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.held_out import peg_disk
+from benchmarks.held_out import cards, peg_disk
 from benchmarks.held_out.optics import HELD_OUT_SEED_MIN, check_seed, check_size
 
 SURFACES = ("peg_disk", "cards", "parts")
@@ -38,6 +38,27 @@ def show_peg_disk(out: Path, seed: int, size: tuple[int, int]) -> list[Path]:
         name = out / f"peg_disk_sequence_{index:03d}_{shown.phase}"
         written.append(_write(name, shown.frame, _disk_words(shown.truth)))
     return written
+
+
+def show_cards(out: Path, seed: int, size: tuple[int, int]) -> list[Path]:
+    """One card mat frame per condition, and one with sleeves, piles and backs together."""
+    written = []
+    for condition in [*cards.Condition, ("sleeves", "piles", "backs")]:
+        frame, truth = cards.render_still(condition, seed, 0, size)
+        name = condition if isinstance(condition, str) else "_".join(condition)
+        written.append(_write(out / f"cards_{name}", frame, _card_words(truth)))
+    return written
+
+
+def _card_words(truth: cards.CardsTruth) -> str:
+    lines = [f"conditions {truth.conditions} seed {truth.seed} hand {truth.hand}"]
+    lines += [str(zone) for zone in truth.zones]
+    lines += [
+        f"card {c.tag_id} ({c.name}) zone {c.zone} up {c.face_up} top {c.on_top} "
+        f"seen {c.visible_share:.2f} tag {c.tag_visible_share:.2f} glare {c.glare_peak:.2f}"
+        for c in truth.cards
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _disk_words(truth: peg_disk.DiskTruth) -> str:
@@ -72,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"show: {error}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    shows = {"peg_disk": show_peg_disk}
+    shows = {"peg_disk": show_peg_disk, "cards": show_cards}
     for surface in args.surface or list(shows):
         if surface not in shows:
             print(f"show: {surface} is not drawn yet", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.held_out import peg_disk
+from benchmarks.held_out import cards, peg_disk
 from benchmarks.held_out.optics import HELD_OUT_SEED_MIN
 
 SEED = HELD_OUT_SEED_MIN + 17
@@ -71,3 +71,21 @@ def test_a_sequence_ends_on_the_new_board_and_hides_the_peg_it_changes() -> None
     changed = [t for t in truths if t.labels[30] == "red"]
     assert changed[0].hand and 30 in changed[0].covered  # a peg changes under the hand
     assert [t.frame_index for t in truths] == list(range(len(frames)))
+
+
+def test_card_frames_are_deterministic_and_name_every_card_and_zone() -> None:
+    first, truth = cards.render_still(["piles", "backs"], SEED, 0, SIZE)
+    again, _ = cards.render_still(["piles", "backs"], SEED, 0, SIZE)
+    other, _ = cards.render_still(["piles", "backs"], SEED, 1, SIZE)
+    assert np.array_equal(first, again) and not np.array_equal(first, other)
+    assert [zone.name for zone in truth.zones][-1] == "centre" and len(truth.zones) == 7
+    for card in truth.cards:
+        assert card.corners.shape == (4, 2) and card.tag_corners.shape == (4, 2)
+        assert 0.0 <= card.tag_visible_share <= 1.0 and 0.0 <= card.visible_share <= 1.0
+        assert card.tag_id == (card.card_tag_id if card.face_up else cards.BACK_ID)
+    lower = [card for card in truth.cards if not card.on_top]
+    assert lower and all(card.visible_share < 1.0 for card in lower)
+    for zone in truth.zones:
+        mine = [card for card in truth.cards if card.zone == zone.name]
+        assert zone.backs == sum(not card.face_up for card in mine)
+        assert set(zone.face_up) <= {card.tag_id for card in mine if card.face_up}
