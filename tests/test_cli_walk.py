@@ -570,6 +570,41 @@ WALKS: dict[str, list[Case]] = {
         case("wrong types", "is a .png file", "snapshot", "{d}/out/x.jpg"),
     ],
     "status": status_cases("status"),
+    "venue": [
+        case("wrong types", "not an MQTT address", "venue", "--broker", "http://x", "--once"),
+        case(
+            "wrong types",
+            "expected 1-64 letters",
+            "venue",
+            "--broker",
+            "mqtt://h",
+            "--venue",
+            "a/b",
+        ),
+        case("absurd number", "not a number 1-65535", "venue", "--broker", f"mqtt://h:{HUGE}"),
+        case(
+            "missing file",
+            "--ca-file {d}/missing: there is no such file",
+            "venue",
+            "--broker",
+            "mqtts://h",
+            "--ca-file",
+            "{d}/missing",
+        ),
+        case(
+            "garbage",
+            "credentials",
+            "venue",
+            "--broker",
+            "mqtt://h",
+            "--credentials",
+            "{d}/garbage.txt",
+        ),
+        case("wrong types", "not an IP address", "venue", "--broker", "mqtt://h", "--listen", "x"),
+        case(
+            "absurd number", "a port is 0 to 65535", "venue", "--broker", "mqtt://h", "--port", HUGE
+        ),
+    ],
     "web": [
         case("missing file", "there is no such folder", "web", "--state-dir", "{d}/missing"),
         case("folder", "it is a file, not a folder", "web", "--state-dir", "{d}/afile"),

@@ -196,15 +196,18 @@ class TableFollower:
         age = self.status_age(now)
         stale = age is not None and age > STALE_SECONDS
         outcome = state.outcome()
+        last = followed.plies[-1] if followed.plies else None
         return {
             "game": followed.game,
             "game_id": followed.id,
             "ply": len(followed.plies),
             "players": [state.player_name(seat) for seat in range(state.num_players)],
+            "colours": [_hex(colour) for colour in self.folder.seat_colours[: state.num_players]],
             "turn": _turn_words(state, followed.adapter.waited_for(state)),
             "waiting": "; ".join(ask.question(state) for ask in asked),
             "in_sync": written.get("in_sync") if isinstance(written.get("in_sync"), bool) else None,
             "message": str(written.get("message") or ""),
+            "last": last.words if last else "",
             "outcome": outcome.to_json() if outcome else None,
             "stuck": f"the table has not said a word for {age:.0f} s" if stale else "",
         }
@@ -241,6 +244,11 @@ def _apply(state: State, action: Action, ply: int) -> list[Any]:
         raise FollowError(
             f"action {ply} ({action.safe_notation()}) does not apply: {error}"
         ) from None
+
+
+def _hex(colour: tuple[int, int, int]) -> str:
+    red, green, blue = colour
+    return f"#{red:02x}{green:02x}{blue:02x}"
 
 
 def _turn_words(state: State, acting: tuple[int, ...]) -> str | None:

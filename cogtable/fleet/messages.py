@@ -84,12 +84,16 @@ class TableStatus:
     game_id: int | None = None
     ply: int | None = None
     players: tuple[str, ...] = ()
+    colours: tuple[str, ...] = ()
+    """Each player's seat colour, ``#rrggbb`` (the profile's seats)."""
     turn: str | None = None
     waiting: str = ""
     """What the table waits for, in words ("" when nothing)."""
     in_sync: bool | None = None
     """The board matches the game (None when the table does not say: a sim writes no status)."""
     message: str = ""
+    last: str = ""
+    """The last ply in the web view's words ("" before the first)."""
     outcome: dict[str, Any] | None = None
     stuck: str = ""
     """Why the table looks stuck ("" when it does not)."""
@@ -100,6 +104,7 @@ class TableStatus:
         data = asdict(self)
         data["state"] = "online" if data.pop("online") else "offline"
         data["players"] = list(self.players)
+        data["colours"] = list(self.colours)
         return data
 
     @classmethod
@@ -110,9 +115,7 @@ class TableStatus:
         if state not in ("online", "offline"):
             raise MessageError(f"not a status: state is {state!r}, not online or offline")
         try:
-            players = fields.get("players") or []
-            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-                raise ValueError("players is not a list of names")
+            players, colours = _texts(fields, "players"), _texts(fields, "colours")
             outcome = fields.get("outcome")
             if outcome is not None and not isinstance(outcome, dict):
                 raise ValueError("outcome is not an object")
@@ -122,11 +125,13 @@ class TableStatus:
                 game=_optional_text(fields, "game"),
                 game_id=_optional_int(fields, "game_id"),
                 ply=_optional_int(fields, "ply"),
-                players=tuple(players),
+                players=players,
+                colours=colours,
                 turn=_optional_text(fields, "turn"),
                 waiting=_optional_text(fields, "waiting") or "",
                 in_sync=in_sync if isinstance(in_sync, bool) else None,
                 message=_optional_text(fields, "message") or "",
+                last=_optional_text(fields, "last") or "",
                 outcome=outcome,
                 stuck=_optional_text(fields, "stuck") or "",
                 updated=_number(fields, "updated") if "updated" in fields else 0.0,
@@ -254,6 +259,13 @@ def _text(fields: dict[str, Any], name: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{name} is {value!r}, not a text")
     return value
+
+
+def _texts(fields: dict[str, Any], name: str) -> tuple[str, ...]:
+    value = fields.get(name) or []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{name} is {value!r}, not a list of texts")
+    return tuple(value)
 
 
 def _optional_text(fields: dict[str, Any], name: str) -> str | None:

@@ -250,6 +250,7 @@ def _status_fields(fields: dict[str, Any]) -> dict[str, Any]:
     """The public status as :class:`TableStatus` keywords."""
     known = set(TableStatus.__dataclass_fields__) - {"online", "updated"}
     values = {key: value for key, value in fields.items() if key in known}
-    if "players" in values:
-        values["players"] = tuple(values["players"])
+    for key in ("players", "colours"):
+        if key in values:
+            values[key] = tuple(values[key])
     return values

@@ -50,9 +50,12 @@ class Listener:
         )
         self.client.on_connect = lambda c, *_: c.subscribe(topic_filter, qos=1)
         self.client.on_message = self._message
+        subscribed = threading.Event()
+        self.client.on_subscribe = lambda *_: subscribed.set()
         self.client.reconnect_delay_set(0.1, 0.5)
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
+        assert subscribed.wait(WAIT_S), f"could not subscribe to {topic_filter}"
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         heard = Heard(message.topic, bool(message.retain), json.loads(message.payload))
