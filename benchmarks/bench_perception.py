@@ -68,6 +68,12 @@ class Options:
     sizes: tuple[tuple[int, int], ...] = SIZES
     scale: float = 1.0
     """Boards per row relative to the default (``--long`` 6, ``--quick`` 0.25)."""
+    conditions: tuple[str, ...] = ()
+    """Only these conditions (``--conditions``; empty: every condition)."""
+
+    def wants(self, condition: str) -> bool:
+        """Whether a row of ``condition`` should be drawn."""
+        return not self.conditions or condition in self.conditions
 
     def boards(self, default: int) -> int:
         """How many boards a row should draw when it would draw ``default`` normally."""
@@ -235,6 +241,7 @@ def main() -> None:
     parser.add_argument("--source", choices=("both", TUNING, HELD_OUT), default=TUNING)
     parser.add_argument("--surface", default="", help="run only this surface's rows")
     parser.add_argument("--sizes", default="", help="e.g. 1280x720 (default: 1280x720,1920x1080)")
+    parser.add_argument("--conditions", default="", help="only these, comma-separated")
     parser.add_argument(
         "--speed",
         metavar="BASELINE",
@@ -245,7 +252,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.speed:
-        from benchmarks.perception_speed import compare
+        from benchmarks.peg_disk_speed import compare
 
         compare(Path(args.speed))
         return
@@ -256,7 +263,9 @@ def main() -> None:
     sizes = SIZES
     if args.sizes:
         sizes = tuple(_size(text) for text in args.sizes.split(","))
-    options = Options(sources, sizes, 6.0 if args.long else 0.25 if args.quick else 1.0)
+    scale = 6.0 if args.long else 0.25 if args.quick else 1.0
+    wanted = tuple(name.strip() for name in args.conditions.split(",") if name.strip())
+    options = Options(sources, sizes, scale, wanted)
     print(
         f"OpenCV {cv2.__version__}, one thread, {FPS} frames/s; load average "
         "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())

@@ -90,7 +90,7 @@ def _dim(rng, position, size) -> Scene:
 
 def _bright(rng, position, size) -> Scene:
     scene = _plain(rng, position, size)
-    lighting = replace(scene.lighting, brightness=float(rng.uniform(1.25, 1.6)))
+    lighting = replace(scene.lighting, brightness=float(rng.uniform(1.3, 1.9)))
     glare = Glare(
         centre=tuple(float(v) for v in rng.uniform(-80, 80, 2)),
         radius=float(rng.uniform(60, 140)),
@@ -126,6 +126,19 @@ def _small(rng, position, size) -> Scene:
     return replace(scene, camera=replace(scene.camera, fill=float(rng.uniform(0.5, 0.65))))
 
 
+def _relight(lighting: Lighting, rng: np.random.Generator) -> Lighting:
+    """The room's light a step brighter or dimmer, and a little warmer or colder."""
+    cast = tuple(
+        float(c * g) for c, g in zip(lighting.cast, rng.uniform(0.93, 1.07, 3), strict=True)
+    )
+    brightness = float(np.clip(lighting.brightness * rng.uniform(0.8, 1.25), 0.45, 1.3))
+    return replace(lighting, brightness=brightness, cast=cast)
+
+
+RELIT = ("relit + lamp",)
+"""Conditions whose light changes in steps while the board is still."""
+RELIT_FRAMES = 4
+"""Frames between two steps of the light."""
 TUNING_CONDITIONS: dict[str, Make] = {
     "plain": _plain,
     "tilted 10-20": _tilted,
@@ -244,7 +257,10 @@ class TuningSource(Source):
 
     def still(self, table: Table, position: Position):
         look, scene = self._scene(table, position)
+        rng = np.random.default_rng(table.seed + 3)
         for k in itertools.count():
+            if table.condition in RELIT and k % RELIT_FRAMES == RELIT_FRAMES - 1:
+                scene = replace(scene, lighting=_relight(scene.lighting, rng))
             yield self.renderers[look].render(scene, table.seed * 64 + k)[0]
 
     def handled(self, table: Table, before: Position, after: Position):
@@ -325,6 +341,8 @@ def rows(options: Options) -> Iterator[Row]:
     for source_name in options.sources:
         source = TuningSource() if source_name == TUNING else HeldOutSource()
         for number, condition in enumerate(source.conditions):
+            if not options.wants(condition):
+                continue
             for size in options.sizes:
                 first = options.first_seed(source_name) + number * 100_000 + size[0] * 10
                 yield _row(

@@ -20,7 +20,8 @@ one the summed evidence clearly singles out:
   ``place_bound``) is something no explanation foresaw (two cogs at once, a
   cog knocked over): the board is then committed as it is seen,
   :attr:`ExplanationKind.OTHER`, so the table can say it is out of sync, but
-  only when every place that makes it differ from the game is itself clear.
+  only when every place that makes it differ from the game is itself clear
+  (by ``place_bound`` in sum and :data:`PLACE_MEAN` a frame).
 
 Each frame can argue against a class at a place only so much: a class's
 likelihood is mixed with the place's "none of them" likelihood
@@ -59,6 +60,11 @@ Label = Hashable
 OUTLIER_SHARE = 1e-3
 """Prior share of frames in which a place shows none of its classes (a glint, a passing
 shadow): a class's per-frame likelihood is mixed with "none of them" at this share."""
+PLACE_MEAN = 4.0
+"""Nats per frame, on average, by which a place must favour its class to count as clear when
+no explanation foresaw it: a board committed as seen (out of sync) needs every changed place
+to look like its class in every frame, not only in their sum (a place misread the same way in
+every frame would otherwise add up to certainty)."""
 BOUND = 12.0
 """Default: nats of summed log likelihood the best explanation must lead the runner-up by."""
 PLACE_BOUND = 12.0
@@ -402,7 +408,8 @@ def _as_seen(
     assert total is not None
     best = total.argmax(axis=1)
     ordered = np.sort(total, axis=1)
-    clear = ordered[:, -1] - ordered[:, -2] >= place_bound if total.shape[1] > 1 else best >= 0
+    margin = ordered[:, -1] - ordered[:, -2] if total.shape[1] > 1 else np.full(len(total), np.inf)
+    clear = (margin >= place_bound) & (margin >= PLACE_MEAN * evidence.frames)
     expected = np.array([_index(classes, position.get(p, _MISSING)) for p in places])
     differs = expected != best
     seen = dict(position)

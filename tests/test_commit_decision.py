@@ -126,6 +126,9 @@ def test_a_place_no_explanation_foresaw_is_committed_as_seen_only_when_clear() -
     faint = _still(*[_frame({"a": "red", "c": "blue"}, strength=2.0)] * 3)
     half = decide(faint, _game(placed))
     assert half.kind is DecisionKind.UNSURE or half.position["c"] == "empty"
+    leaning = _still(*[_frame({"a": "red", "c": "blue"}, strength=3.0)] * 12)
+    summed = decide(leaning, _game(placed))  # 36 nats in sum, but only 3 in any frame
+    assert not summed.committed and summed.deciding == ("c",)
 
 
 def test_the_board_as_committed_is_an_explanation() -> None:
