@@ -60,6 +60,19 @@ class CameraEffects:
 DEFAULT_EFFECTS = CameraEffects()
 
 
+def cut_crop(image: np.ndarray, crop_to_image: np.ndarray) -> np.ndarray:
+    """The classifier's crop (48, 48, 3) of ``image``: ``crop_to_image`` (3x3) maps crop pixels
+    to image pixels. The parts reader cuts every face-up tile with this, and the letter model's
+    training data (training/letters) is cut with it too, so both see crops made the same way."""
+    return cv2.warpPerspective(
+        image,
+        crop_to_image,
+        (CROP_SIDE, CROP_SIDE),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
 def synthetic_crops(
     letters: Sequence[str],
     fonts: Sequence[Font],

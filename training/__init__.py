@@ -1,0 +1,1 @@
+"""Scripts that rebuild shipped models (the ``train`` extra; the table never imports them)."""
