@@ -6,6 +6,7 @@ for the bitboard rules, and :mod:`games.kogworks.players` for built-in players.
 """
 
 from games.kogworks.board import BASES, NUM_PEGS, TOP, parse_peg, peg_at, peg_name
+from games.kogworks.position import KogworksPosition
 from games.kogworks.rules import Violation
 from games.kogworks.state import (
     ACTIONS,
@@ -36,6 +37,7 @@ __all__ = [
     "RESERVE",
     "TOP",
     "Drawn",
+    "KogworksPosition",
     "KogworksState",
     "LegalActions",
     "LostByBlock",

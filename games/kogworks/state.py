@@ -35,10 +35,12 @@ from games.kogworks.board import (
     TOP,
     Peg,
     flood,
+    mask_of,
     parse_peg,
     peg_name,
     pegs_of,
 )
+from games.kogworks.position import KogworksPosition
 
 NAME: Final = "kogworks"
 PLAYERS: Final = ("Red", "Blue")
@@ -255,6 +257,30 @@ class KogworksState(State):
         self.seen: dict[tuple[int, int, int], int] = {}
         self._masks: rules.MoveMasks | None = None
         self._legal: LegalActions | None = None
+        self._remember_position()
+
+    # -- positions -------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls, position: KogworksPosition, options: Mapping[str, Any] | None = None, seed: int = 0
+    ) -> KogworksState:
+        """A game set up in ``position`` (it has no history, so its record does not replay)."""
+        state = new_game(options, seed)
+        state.set_position(position)
+        return state
+
+    def position(self) -> KogworksPosition:
+        """The position now, as data."""
+        red, blue = (frozenset(self.cogs(p)) - {BASES[p]} for p in (0, 1))
+        return KogworksPosition(red, blue, self.mover)
+
+    def set_position(self, position: KogworksPosition) -> None:
+        """Set the board and the mover (the game starts over from there: no history, no result)."""
+        self.boards = [BIT[BASES[p]] | mask_of(position.cogs(p)) for p in (0, 1)]
+        self.mover = position.mover
+        self.result, self.won_group, self.seen, self.history = None, 0, {}, []
+        self._masks, self._legal = None, None
         self._remember_position()
 
     # -- the board -----------------------------------------------------------

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.kogworks import new_game
-from games.kogworks.board import BASES, BIT, ROW_COL, mask_of, parse_peg, pegs_of
+from games.kogworks import KogworksPosition
+from games.kogworks.board import BIT, ROW_COL, pegs_of
 from games.kogworks.state import KogworksState
 from tests.kogworks import reference
 
@@ -11,17 +11,9 @@ from tests.kogworks import reference
 def position(red: str = "", blue: str = "", mover: int = 0, **options: object) -> KogworksState:
     """A state with Red's and Blue's cogs on the named pegs (bases are added).
 
-    Such a state has no history, so it cannot be replayed; tests use it only to
-    ask rule questions about a position a figure of the rulebook describes.
+    Tests use it to ask rule questions about a position a figure of the rulebook describes.
     """
-    state = new_game(options or None)
-    state.boards = [
-        BIT[BASES[0]] | mask_of(parse_peg(p) for p in red.split()),
-        BIT[BASES[1]] | mask_of(parse_peg(p) for p in blue.split()),
-    ]
-    state.mover = mover
-    state._masks = None
-    return state
+    return KogworksState.from_position(KogworksPosition.parse(red, blue, mover), options or None)
 
 
 def spots(mask: int) -> set[reference.Spot]:
