@@ -230,6 +230,18 @@ class TableAdapter(ABC):
         """
         return Verdict("nothing", reason="this game reads nothing from the camera")
 
+    def memory(self) -> object:
+        """What this adapter remembers beyond the engine (None: nothing).
+
+        The table's memory is the journal's: an adapter keeps no history the engine
+        and the last reading it committed to cannot give it, so a table rebuilt from
+        the journal and given this (:meth:`recall`) judges the next reading alike.
+        """
+        return None
+
+    def recall(self, memory: object) -> None:  # noqa: B027 (an adapter remembering nothing)
+        """Take ``memory`` (another table's :meth:`memory` at the same ply) as its own."""
+
     def explanations(self, state: State, before: State | None) -> Explanations | None:
         """What the camera's regions may show next, for the commit decision
         (:mod:`cogtable.commit_decision`): the game's position, its legal successors, a

@@ -156,12 +156,18 @@ class CommissarsTablePeople(CardMatPeople):
         return (self.owners[tag], self.names[tag])
 
     def _take(self, key: tuple[int, str], freed: list[int]) -> int:
-        """A tag for the card ``key`` (owner, name): off the mat first, then hand, then deck."""
+        """A tag for the card ``key`` (owner, name): off the mat first, then hand, then deck.
+
+        Off the mat, a card lying face up (the stack, a pile's top) is the one a hand
+        moves; a card under a pile (now shuffled into the deck) is out of reach.
+        """
         cards = self.cards[key[0]]
+        assert self.world is not None
+        face_up = {tag for up, _ in self.world.contents().values() for tag in up}
         for place in (freed, cards.hand, cards.deck):
             tags = [tag for tag in place if self._key(tag) == key]
             if tags:
-                tag = next((t for t in tags if t in self.seen), tags[-1])
+                tag = next((t for t in tags if t in face_up or t in self.seen), tags[-1])
                 place.remove(tag)
                 return tag
         raise AssertionError(f"no {key[1]} of seat {key[0] + 1} left anywhere")
@@ -193,11 +199,18 @@ class CommissarsTablePeople(CardMatPeople):
                     cards.deck.remove(found[-1])
                     cards.hand.append(found[-1])
         while len(cards.hand) > size:
-            spare = [tag for tag in cards.hand if known[self.names[tag]] <= 0] or cards.hand
-            cards.hand.remove(spare[-1])
-            cards.deck.append(spare[-1])
+            spare = self._spare(cards.hand, known)
+            cards.hand.remove(spare)
+            cards.deck.append(spare)
         while len(cards.hand) < size and cards.deck:
             cards.hand.append(cards.deck.pop())
+
+    def _spare(self, hand: list[int], known: Counter[str]) -> int:
+        """The card of ``hand`` to give back: the newest of a name it holds more often than the
+        table knows it holds, else the newest card."""
+        held = Counter(self.names[tag] for tag in hand)
+        beyond = [tag for tag in hand if held[self.names[tag]] > known[self.names[tag]]]
+        return (beyond or hand)[-1]
 
     # -- answering ----------------------------------------------------------------------
 

@@ -40,6 +40,7 @@ LEDs and the status show only the player the game waits for.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from cogtable.sensors import Sensors
@@ -56,7 +57,14 @@ from cogtable.tables.base import (
     show_winners,
 )
 from cogtable.tables.card_zones import REGION
-from cogtable.tables.commissars.cards import TagBook, read_mat
+from cogtable.tables.commissars.cards import (
+    CommissarsMat,
+    Committed,
+    Holding,
+    Reported,
+    TagBook,
+    read_mat,
+)
 from cogtable.tables.commissars.judge import differing_seats, judge_mat
 from cogtable.tables.commissars.terminal import render
 from games.commissars.actions import Discard, EndPhase, Play, TopCard, UnseenDraw
@@ -89,7 +97,7 @@ class CommissarsAdapter(TableAdapter):
     def __init__(self, mat: CardMatLayout | None = None) -> None:
         self.mat = mat
         self.camera_note = "" if mat is not None else CAMERA_NOTE
-        self.book = TagBook()
+        self.remembered = MatMemory()
 
     def draw(self, state: State) -> str:
         """The public position as the terminal draws it."""
@@ -173,11 +181,40 @@ class CommissarsAdapter(TableAdapter):
         seen = read_mat(observation, self.mat, state)
         if seen is None:
             return Verdict("nothing", reason="waiting for the camera to see the card mat")
-        return judge_mat(state, seen, self.book)
+        book = self._book(state)
+        verdict = judge_mat(state, seen, book)
+        if book.reported is not None:
+            self.remembered = MatMemory(self.remembered.committed, Pending(book.reported, seen))
+        elif verdict.kind == "in-sync":
+            self.remembered = MatMemory(Committed(seen, Holding.of(state)))
+        return verdict
+
+    def memory(self) -> MatMemory:
+        """The last reading committed to, and a card reported as laid that the game may take."""
+        return self.remembered
+
+    def recall(self, memory: object) -> None:
+        """Judge from now on as a table that remembers ``memory``."""
+        assert isinstance(memory, MatMemory)
+        self.remembered = memory
+
+    def _book(self, state: CommissarsState) -> TagBook:
+        """The tag book of the last committed reading (with a card reported as laid, once taken)."""
+        memory = self.remembered
+        pending = memory.pending
+        if pending is not None and len(state.history) > pending.reported.ply:
+            committed = memory.committed
+            if state.history[pending.reported.ply] in pending.reported.actions:
+                holding = Holding.of(state)
+                base = committed or Committed(pending.seen, holding)
+                committed = base.taking(pending.seen, pending.reported.zone, holding)
+            self.remembered = MatMemory(committed)
+        return TagBook.committed_to(self.remembered.committed)
 
     def resync(self, state: State, observation: Any) -> Verdict:
         """In sync once the mat shows what the game holds; a card it does not hold must go."""
         verdict = self.judge(state, observation, None)
+        self.remembered = MatMemory(self.remembered.committed)  # nothing laid counts here
         if verdict.kind in ("nothing", "in-sync"):
             return Verdict("in-sync", reason="the card mat matches the game")
         if verdict.kind == "out-of-sync":
@@ -190,7 +227,7 @@ class CommissarsAdapter(TableAdapter):
         """The seats whose zone differs from the game."""
         assert isinstance(state, CommissarsState)
         seen = None if self.mat is None else read_mat(observation, self.mat, state)
-        return () if seen is None else differing_seats(state, seen, self.book)
+        return () if seen is None else differing_seats(state, seen, self._book(state))
 
     def start_in_sync(self) -> bool:
         """With the camera, a fresh or resumed game first compares the mat."""
@@ -244,6 +281,22 @@ class CommissarsAdapter(TableAdapter):
         if scene.summary_seat is not None and scene.summary_seat in lit:
             _show_points(leds, state, scene, scene.summary_seat)
         return leds
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A card the judge reported as laid (in ``seen``), counted once the game takes it."""
+
+    reported: Reported
+    seen: CommissarsMat
+
+
+@dataclass(frozen=True)
+class MatMemory:
+    """All a Commissars table remembers of the mat (:meth:`CommissarsAdapter.memory`)."""
+
+    committed: Committed | None = None
+    pending: Pending | None = None
 
 
 def _on_turn(state: CommissarsState, player: int | None) -> bool:

@@ -15,9 +15,12 @@ engine already knows face up; a tag it has not counted is a card just laid.
 The book follows the engine: each reading, per (owner, card name), it keeps
 at most as many tags as the engine has copies face up (stack, card resolving,
 discard pile), the longest known first, and counts a seen tag it lacks when
-the engine has more copies than tags (after a restart, every card seen that
-the game already holds). It is never journaled: a fresh book rebuilds itself
-from the first reading.
+the engine has more copies than tags. The table keeps no book between
+readings: each reading builds one from the last reading the table committed
+to (:class:`Committed`: a reading in sync with the game, or the zone a card
+just taken was laid in) and what the engine holds, so a table rebuilt from
+the journal and given that reading judges the next one alike. With none (a
+restart) every card seen that the game already holds is counted.
 
 >>> card_of(1, ("gorobotchev", "androidopov"))
 CardSeen(tag=1, name='Propaganda', owner=0)
@@ -25,6 +28,7 @@ CardSeen(tag=1, name='Propaganda', owner=0)
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -184,30 +188,83 @@ def pile_top(state: CommissarsState, seat: int) -> str | None:
 
 
 @dataclass(frozen=True)
+class Holding:
+    """What the engine holds face up at one moment (the book compares readings with it)."""
+
+    cards: Mapping[CardKey, FaceUp]
+    """Per (owner, name): its copies on the stack (or resolving) and in the pile."""
+    tops: tuple[str | None, ...]
+    """Each seat's pile top (None: an empty pile)."""
+    piles: tuple[int, ...]
+    """How many cards each seat's pile holds."""
+    plies: int
+    """How many actions the game had taken."""
+
+    @classmethod
+    def of(cls, state: CommissarsState) -> Holding:
+        """What ``state`` holds face up."""
+        seats = range(len(state.seats))
+        return cls(
+            face_up(state),
+            tuple(pile_top(state, seat) for seat in seats),
+            tuple(len(state.seats[seat].discard) for seat in seats),
+            len(state.history),
+        )
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The last reading the table committed to, and what the game held face up then.
+
+    It is the table's only memory of the mat (the adapter's :meth:`memory`): a reading
+    the game matched (in sync), or the reading a card just taken was laid in (its zone).
+    """
+
+    seen: CommissarsMat
+    holding: Holding
+
+    def taking(self, seen: CommissarsMat, zone: int | None, holding: Holding) -> Committed:
+        """This reading with ``zone`` as ``seen`` shows it (a card laid there was taken)."""
+        if zone is None:
+            mat = dataclasses.replace(self.seen, stack=seen.stack)
+        else:
+            piles = list(self.seen.piles)
+            piles[zone] = seen.piles[zone]
+            mat = dataclasses.replace(self.seen, piles=tuple(piles))
+        return Committed(mat, holding)
+
+
+@dataclass(frozen=True)
 class Reported:
     """A card the book reported as just laid: counted once the engine took one of ``actions``."""
 
     tag: int
+    zone: int | None
     ply: int
     actions: tuple[Action, ...]
 
 
 class TagBook:
-    """The physical cards (tag ids) the engine already holds face up: see the module docstring.
+    """The physical cards (tag ids) the engine holds face up: see the module docstring.
 
-    How a tag comes to be counted:
+    A book is built afresh for every reading from the last committed reading
+    (:meth:`committed_to`): the tags that reading shows and the engine then held
+    face up are counted, those it showed at all are *settled* where it showed them.
+    Following a new reading (:meth:`follow`):
 
-    - a card reported as just laid (:meth:`report`) once the engine took its action;
-    - after a restart (a fresh book), a card the game already holds: on the stack
-      (all of it is seen) while the engine has more copies there than the book
-      counts; on a pile, the top the book sees first, or once the engine no
-      longer holds the top it saw (retrieved, reshuffled), if the engine has
-      that name on top, or once the top it saw is seen elsewhere (an undo put it
-      back on the stack). A different card on a top still held is a card laid.
+    - a tag counted stays counted while the engine holds as many copies face up
+      (those seen on the stack first, up to the engine's copies there): an undo, a
+      reshuffle, a card retrieved make it forget;
+    - a tag not counted is counted on the stack (all of it is seen) while the
+      engine has more copies there than the book counts; on a pile when it is the
+      top the engine has there and the top the book saw is no longer held there
+      (retrieved, reshuffled, the pile shorter than at the committed reading) or
+      is seen elsewhere (an undo put it back on the stack). A different card on a
+      top still held is a card laid;
+    - a tag neither counted nor settled where it lies is a card just laid; a settled
+      tag the engine no longer holds there is a difference, never laid twice (a flip
+      that emptied the deck reshuffles the pile under the very card flipped).
 
-    Each reading the book keeps at most as many tags per card as the engine has
-    face up (those seen on the stack first, up to the engine's copies there,
-    then the longest counted): an undo, a reshuffle, a card retrieved make it forget.
     A play taken back forgets the tag laid (:meth:`_back_in_hand`), even while a copy
     of that name still lies in the pile.
     """
@@ -220,25 +277,38 @@ class TagBook:
         self.reported: Reported | None = None
         self.zones: dict[int, int | None] = {}
         """Tag -> where it was last seen counted: a seat's pile, or None (the stack)."""
-        self.held: dict[CardKey, FaceUp] = {}
+        self.held: Mapping[CardKey, FaceUp] = {}
         """What the engine held face up at the last reading (to tell a resolve from an undo)."""
         self.plies = 0
         """How many actions the engine had taken at the last reading (fewer now: an undo)."""
+        self.settled: dict[int, int | None] = {}
+        """Tag -> where the committed reading showed it (never a card just laid there)."""
+        self.piles: tuple[int, ...] = ()
+        """Each seat's pile size at the committed reading (shorter now: its top went)."""
 
-    def report(self, tag: int, state: CommissarsState, actions: Sequence[Action]) -> None:
-        """The judge reports ``tag`` as a card just laid, which one of ``actions`` takes."""
-        self.reported = Reported(tag, len(state.history), tuple(actions))
+    @classmethod
+    def committed_to(cls, committed: Committed | None) -> TagBook:
+        """The book of a table whose last committed reading is ``committed`` (None: none yet)."""
+        book = cls()
+        if committed is not None:
+            book.follow(committed.holding, committed.seen)
+            book.settled = {card.tag: zone for zone, card in committed.seen.cards()}
+            book.piles = committed.holding.piles
+        return book
 
-    def follow(
-        self, state: CommissarsState, seen: CommissarsMat
-    ) -> list[tuple[int | None, CardSeen]]:
-        """Bring the book up to the engine; the cards seen that it has not counted, with zones."""
-        self._taken(state, seen)
-        held = face_up(state)
-        if len(state.history) < self.plies:
+    def report(
+        self, tag: int, zone: int | None, state: CommissarsState, actions: Sequence[Action]
+    ) -> None:
+        """The judge reports ``tag`` (in ``zone``) as just laid, which one of ``actions`` takes."""
+        self.reported = Reported(tag, zone, len(state.history), tuple(actions))
+
+    def follow(self, holding: Holding, seen: CommissarsMat) -> list[tuple[int | None, CardSeen]]:
+        """Bring the book up to the engine; the cards just laid (not counted, not settled there)."""
+        held = holding.cards
+        if holding.plies < self.plies:
             for tag in self._back_in_hand(held):
                 del self.known[tag]
-        self.held, self.plies = held, len(state.history)
+        self.held, self.plies = held, holding.plies
         kept: dict[int, CardKey] = {}
         on_stack = {card.tag for card in seen.stack}
         for key, copies in held.items():
@@ -249,11 +319,19 @@ class TagBook:
         self.known = {tag: key for tag, key in self.known.items() if tag in kept}
         self._off_a_pile(seen, held)
         self._learn_stack(seen, held)
-        self._learn_tops(state, seen, held)
+        self._learn_tops(holding, seen)
         for zone, card in seen.cards():
             if card.tag in self.known:
                 self.zones[card.tag] = zone
-        return [(zone, card) for zone, card in seen.cards() if card.tag not in self.known]
+        return [
+            (zone, card)
+            for zone, card in seen.cards()
+            if card.tag not in self.known and not self.is_settled(card.tag, zone)
+        ]
+
+    def is_settled(self, tag: int, zone: int | None) -> bool:
+        """Whether the committed reading showed ``tag`` in ``zone`` (so it was not just laid)."""
+        return tag in self.settled and self.settled[tag] == zone
 
     def _back_in_hand(self, held: Mapping[CardKey, FaceUp]) -> list[int]:
         """Counted tags last seen on the stack whose copy left it for the hand (a play undone).
@@ -294,17 +372,6 @@ class TagBook:
                 del self.known[card.tag]
                 on_stack[card.key] -= 1
 
-    def _taken(self, state: CommissarsState, seen: CommissarsMat) -> None:
-        """The card reported last counts once the engine took its action (and it lies there)."""
-        reported = self.reported
-        if reported is None or len(state.history) <= reported.ply:
-            return
-        if state.history[reported.ply] in reported.actions:
-            card = next((card for _, card in seen.cards() if card.tag == reported.tag), None)
-            if card is not None:
-                self.known[card.tag] = card.key
-        self.reported = None
-
     def _learn_stack(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
         for card in seen.stack:
             if card.tag in self.known or card.key not in held:
@@ -314,18 +381,17 @@ class TagBook:
             if counted < held[card.key].stack and anywhere < held[card.key].total:
                 self.known[card.tag] = card.key  # a card set aside under a full stack counts
 
-    def _learn_tops(
-        self, state: CommissarsState, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]
-    ) -> None:
+    def _learn_tops(self, holding: Holding, seen: CommissarsMat) -> None:
         zones = {card.tag: zone for zone, card in seen.cards()}
         for seat, pile in enumerate(seen.piles):
             if len(pile) != 1:
                 continue
             card = pile[0]
             last = self.tops.get(seat)
-            covered = last in self.known and zones.get(last, seat) == seat  # still lies there
+            shorter = seat < len(self.piles) and holding.piles[seat] < self.piles[seat]
+            covered = last in self.known and zones.get(last, seat) == seat and not shorter
             fresh = card.tag not in self.known and not covered
-            if fresh and card.owner == seat and pile_top(state, seat) == card.name:
+            if fresh and card.owner == seat and holding.tops[seat] == card.name:
                 self.known[card.tag] = card.key
             if card.tag in self.known:
                 self.tops[seat] = card.tag

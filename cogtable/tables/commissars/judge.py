@@ -31,6 +31,7 @@ from cogtable.tables.commissars.cards import (
     CardSeen,
     CommissarsMat,
     FaceUp,
+    Holding,
     TagBook,
     face_up,
     pile_top,
@@ -46,12 +47,13 @@ Zone = int | None
 
 def judge_mat(state: CommissarsState, seen: CommissarsMat, book: TagBook) -> Verdict:
     """The next action the mat shows, a refusal, the differences, or in sync."""
-    fresh = book.follow(state, seen)
+    fresh = book.follow(Holding.of(state), seen)
     if not state.is_over() and not seen.unknown_tags:
         for zone, card in sorted(fresh, key=lambda found: found[0] is not None):
             verdict = _new_card(state, zone, card)
             if verdict.kind in ("move", "choose"):
-                book.report(card.tag, state, verdict.options or (verdict.action,))  # type: ignore[arg-type]
+                actions = verdict.options or (verdict.action,)
+                book.report(card.tag, zone, state, actions)  # type: ignore[arg-type]
             return verdict
     found = differences(state, seen, book, fresh)
     if found:
@@ -208,6 +210,8 @@ def differences(
     held = face_up(state)
     for zone, card in seen.cards():
         if not book.counted(card.tag):
+            if book.is_settled(card.tag, zone):  # no card laid, yet the game no longer has it
+                found.append(_not_held(state, zone, card, held.get(card.key, FaceUp())))
             continue
         copies = held.get(card.key, FaceUp())
         owner = state.player_name(card.owner)
@@ -222,6 +226,29 @@ def differences(
             top = pile_top(state, seat)
             found.append((seat, f"{state.player_name(seat)}'s pile: {top} belongs on top"))
     return found
+
+
+def _not_held(
+    state: CommissarsState, zone: Zone, card: CardSeen, copies: FaceUp
+) -> tuple[int | None, str]:
+    """Words for a card that lay there before and the game no longer holds there.
+
+    A card resolved while it still lies on the stack goes to its pile; a card on a
+    pile the game shuffled into the deck (or took back) goes off the pile.
+    """
+    owner = state.player_name(card.owner)
+    if zone is None:
+        if copies.pile:
+            return card.owner, f"{card.name} has resolved: move it to {owner}'s pile"
+        return card.owner, f"take {card.name} off the stack (the game does not have it there)"
+    if not state.seats[zone].discard:
+        return zone, (
+            f"{state.player_name(zone)}'s pile went back into the deck: shuffle {card.name} into it"
+        )
+    return (
+        zone,
+        f"take {card.name} off {state.player_name(zone)}'s pile (the game does not have it there)",
+    )
 
 
 def _belongs_on_stack(
@@ -253,6 +280,6 @@ def _top_missing(state: CommissarsState, seen: CommissarsMat, book: TagBook, sea
 
 def differing_seats(state: CommissarsState, seen: CommissarsMat, book: TagBook) -> tuple[int, ...]:
     """The seats whose zone differs from the game (the book is brought up to the game first)."""
-    fresh = book.follow(state, seen)
+    fresh = book.follow(Holding.of(state), seen)
     found = differences(state, seen, book, fresh)
     return tuple(sorted({seat for seat, _ in found if seat is not None}))

@@ -31,6 +31,7 @@ from games.commissars.actions import (
     UnseenDraw,
 )
 from games.commissars.state import CommissarsState
+from games.commissars.tasks import Flip
 from games.core import CHANCE, State
 from hardware.leds import Frame, scale
 from hardware.profile import load_profile
@@ -458,3 +459,42 @@ def test_a_play_taken_back_is_a_play_again_while_a_copy_lies_in_the_pile(tmp_pat
     at.see()
     assert at.actions()[-1] == Play(name, player=active), at.table.view.verdict
     assert at.table.view.verdict.kind == "in-sync", at.table.view.verdict
+
+
+def flip_empties_the_deck(state: State) -> bool:
+    """A Produce flip from a deck of one card, with cards in the pile to reshuffle after it."""
+    assert isinstance(state, CommissarsState)
+    tasks = state.tasks
+    if len(tasks) < 2 or not isinstance(tasks[0], Flip) or state.to_act() != (CHANCE,):
+        return False
+    if not isinstance(tasks[1], Flip) or tasks[1].player != tasks[0].player:
+        return False  # the next flip reshuffles
+    seat = state.seats[tasks[0].player]
+    return seat.deck_size() == 1 and bool(seat.discard) and not state.stack
+
+
+def test_one_card_flipped_is_one_flip_when_the_deck_runs_out(tmp_path: Path) -> None:
+    """The flip empties the deck, the game shuffles the pile into it, under the very card
+    flipped: the same reading once more is no second flip (issue 24, sim commissars
+    --players 4 --seed 1 and --seed 5 read one Our Glorious Leader as two and stalled)."""
+    at = table_at(tmp_path, flip_empties_the_deck, seeds=80)
+    seat = at.state.tasks[0].player
+    name = deck_card(at.state, seat)  # the one card left
+    ply = len(at.state.history)
+    tag = at.cards.on_pile(seat, name)
+    at.cards.decks[seat] = 0
+    status = at.see()
+    assert at.actions()[ply:] == [TopCard(name, player=CHANCE)], status
+    assert not at.state.seats[seat].discard, "the pile went back into the deck"
+    assert status["verdict"] == "out-of-sync", status
+    assert f"pile went back into the deck: shuffle {name} into it" in status["message"]
+    assert at.see()["verdict"] == "out-of-sync", "still one flip, however often it is seen"
+    assert len(at.actions()) == ply + 1
+    at.cards.piles[seat] = []  # the pile, flipped card and all, shuffled into the deck
+    at.cards.decks[seat] = 1
+    status = at.see()
+    assert status["verdict"] == "in-sync", status
+    if at.state.tasks and isinstance(at.state.tasks[0], Flip):  # the next flip: that very card
+        at.cards.piles[seat].append(tag)
+        at.see()
+        assert at.actions()[-1] == TopCard(name, player=CHANCE), at.table.view.verdict
