@@ -17,7 +17,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks.held_out import cards, peg_disk
+from benchmarks.held_out import cards, parts, peg_disk
 from benchmarks.held_out.optics import HELD_OUT_SEED_MIN, check_seed, check_size
 
 SURFACES = ("peg_disk", "cards", "parts")
@@ -47,6 +47,20 @@ def show_cards(out: Path, seed: int, size: tuple[int, int]) -> list[Path]:
         frame, truth = cards.render_still(condition, seed, 0, size)
         name = condition if isinstance(condition, str) else "_".join(condition)
         written.append(_write(out / f"cards_{name}", frame, _card_words(truth)))
+    return written
+
+
+def show_parts(out: Path, seed: int, size: tuple[int, int]) -> list[Path]:
+    """One board-and-mats frame per condition."""
+    written = []
+    for condition in parts.Condition:
+        frame, truth = parts.render_still(condition, seed, 0, size)
+        words = [f"conditions {truth.conditions} face {truth.tile_face}"]
+        words += [f"{name}: {places}" for name, places in truth.labels().items()]
+        words += [
+            f"{t.part} {t.place} {t.label} {t.font} turn {t.turn_deg:.1f}" for t in truth.tiles
+        ]
+        written.append(_write(out / f"parts_{condition.value}", frame, "\n".join(words) + "\n"))
     return written
 
 
@@ -93,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"show: {error}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    shows = {"peg_disk": show_peg_disk, "cards": show_cards}
+    shows = {"peg_disk": show_peg_disk, "cards": show_cards, "parts": show_parts}
     for surface in args.surface or list(shows):
         if surface not in shows:
             print(f"show: {surface} is not drawn yet", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.held_out import cards, peg_disk
+from benchmarks.held_out import cards, parts, peg_disk
 from benchmarks.held_out.optics import HELD_OUT_SEED_MIN
 
 SEED = HELD_OUT_SEED_MIN + 17
@@ -89,3 +89,24 @@ def test_card_frames_are_deterministic_and_name_every_card_and_zone() -> None:
         mine = [card for card in truth.cards if card.zone == zone.name]
         assert zone.backs == sum(not card.face_up for card in mine)
         assert set(zone.face_up) <= {card.tag_id for card in mine if card.face_up}
+
+
+def test_parts_frames_are_deterministic_and_label_every_place() -> None:
+    pytest.importorskip("PIL", reason="the letter fonts need Pillow: pip install -e '.[eval]'")
+    try:
+        parts.reserved_fonts()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    first, truth = parts.render_still(["wild", "turned"], SEED, 0, SIZE, players=3)
+    again, _ = parts.render_still(["wild", "turned"], SEED, 0, SIZE, players=3)
+    assert np.array_equal(first, again)
+    labels = truth.labels()
+    assert list(labels) == ["board", "mat1", "mat2", "mat3"]
+    on_places = {(tile.part, tile.place): tile.label for tile in truth.tiles}
+    assert on_places and all(
+        labels[part][place] == label for (part, place), label in on_places.items()
+    )
+    assert all(tile.corners.shape == (4, 2) for tile in truth.tiles)
+    assert any(tile.label == "wild" for tile in truth.tiles)
+    fonts = {tile.font for tile in truth.tiles if tile.font}
+    assert len(fonts) == 1 and fonts <= {p.rsplit("/", 1)[-1] for p in parts.reserved_fonts()}
