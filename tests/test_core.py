@@ -144,8 +144,11 @@ def test_the_doctests_of_every_games_module_pass(name: str) -> None:
     assert doctest.testmod(importlib.import_module(name)).failed == 0
 
 
-def test_the_position_builders_have_doctests() -> None:
-    assert doctest.testmod(importlib.import_module("games.cog.position")).attempted > 0
+@pytest.mark.parametrize("game", ["cog", "commissars", "cookie", "kogworks"])
+def test_every_game_documents_its_position_builder_with_a_doctest(game: str) -> None:
+    """Each game has a public position (python-chess's Board(fen)), shown by example."""
+    results = doctest.testmod(importlib.import_module(f"games.{game}.position"))
+    assert results.attempted >= 3 and results.failed == 0
 
 
 def test_requests_say_what_the_toy_game_waits_for() -> None:

@@ -58,9 +58,10 @@ from .actions import (
     UnseenDraw,
 )
 from .cards import KINDS, Card, CardSet
-from .effects import ANDROIDOPOV, SIMULENIN, Effects
+from .effects import ANDROIDOPOV, SIMULENIN
 from .holding import deck_refusal, hold_refusal
 from .model import Entry, Seat, Window
+from .position import Positions
 from .tasks import (
     CHANCE_TASKS,
     DECISION_TASKS,
@@ -113,7 +114,7 @@ Target = tuple[int, str, int]
 """What a play chooses: (target player, Citizen kind, stack entry id); -1/'' unused."""
 
 
-class CommissarsState(Effects, State):
+class CommissarsState(Positions, State):
     """A game of Cogs and Commissars in progress."""
 
     game = "commissars"

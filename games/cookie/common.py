@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from games.core import CHANCE, Action, Event, IllegalAction, Outcome, State
 
 from .actions import seat_name
+from .position import CookiePosition
 
 A = TypeVar("A", bound=Action)
 
@@ -137,6 +138,17 @@ class CookieState(State):
         self.phase = ""
         self._memo: dict[Any, Any] = {}
         self._memo_ply = 0
+
+    def position(self) -> CookiePosition:
+        """The round, the First Player and the coins, as data."""
+        return CookiePosition(self.round, self.first, tuple(self.coins))
+
+    def set_position(self, position: CookiePosition) -> None:
+        """Set the round, the First Player and the coins (the cards stay); no history after."""
+        if len(position.coins) != self.num_players:
+            raise ValueError(f"a {self.num_players}-seat game needs {self.num_players} coin counts")
+        self.round, self.first, self.coins = position.round, position.first, list(position.coins)
+        self.history, self._memo, self._memo_ply = [], {}, 0
 
     def memo(self, key: Any, compute: Any, *args: Any) -> Any:
         """``compute(*args)`` once per position: legal actions are asked for many times a ply."""

@@ -1,16 +1,19 @@
 """Hand-built Cogs and Commissars positions for rules tests.
 
-A real game is started, then its seats are replaced by the cards and Citizens a
-test names, so each test shows exactly the position a rule is about.
+A real game is started, then set to a position whose seats hold the cards and
+Citizens a test names, so each test shows exactly the position a rule is about.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
 
 from games import commissars
 from games.commissars import Pass, Play, TopCard
+from games.commissars.model import Seat
 from games.commissars.state import SUPPLY, CommissarsState
 from games.core import CHANCE
 
@@ -23,17 +26,20 @@ def table(
     ``hands = "unknown"`` is table mode, where :func:`give` may put unseen cards in a hand.
     """
     state = commissars.new_game({"players": players, "hands": hands}, seed=0)
-    state.tasks.clear()
-    state.window, state.stack = None, []
-    state.gulag = dict(SUPPLY)
     leader_list = list(leaders) + [""] * players
-    for number, seat in enumerate(state.seats):
-        seat.hand, seat.deck, seat.discard, seat.unseen = Counter(), Counter(), [], 0
-        seat.citizens = {"P": 0, "B": 0, "C": 0}
-        seat.leader = leader_list[number]
-    state.phase, state.active, state.actions_left, state.turn = phase, 0, 1, 1
-    state.played = [0] * players
+    seats = tuple(
+        Seat(seat.faction, leader_list[number]) for number, seat in enumerate(state.seats)
+    )
+    set_table(
+        state, seats=seats, gulag=dict(SUPPLY), phase=phase, turn=1, active=0, actions_left=1,
+        played=(0,) * players, stack=(), tasks=(), window=None,
+    )  # fmt: skip
     return state
+
+
+def set_table(state: CommissarsState, **changes: Any) -> None:
+    """Change fields of the game's position (:class:`CommissarsPosition`)."""
+    state.set_position(replace(state.position(), **changes))
 
 
 def give(
@@ -51,14 +57,20 @@ def give(
     In table mode, ``unseen`` of the ``deck`` cards are in the hand, unseen
     (the table knows only that they are among those cards).
     """
-    seat = state.seats[player]
-    seat.unseen += unseen
-    seat.hand.update(hand)
-    seat.deck.update(deck)
-    seat.discard.extend(discard)
+    position = state.position()
+    seat, gulag = position.seats[player], dict(position.gulag)
+    changed = replace(
+        seat,
+        unseen=seat.unseen + unseen,
+        hand=seat.hand + Counter(hand),
+        deck=seat.deck + Counter(deck),
+        discard=[*seat.discard, *discard],
+        citizens={kind: seat.citizens[kind] + citizens.count(kind) for kind in seat.citizens},
+    )
     for kind in citizens:
-        state.gulag[kind] -= 1
-        seat.citizens[kind] += 1
+        gulag[kind] -= 1
+    seats = (*position.seats[:player], changed, *position.seats[player + 1 :])
+    set_table(state, seats=seats, gulag=gulag)
 
 
 def play(state: CommissarsState, card: str, player: int, **fields: object) -> int:

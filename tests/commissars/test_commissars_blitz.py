@@ -6,7 +6,15 @@ import pytest
 
 from games.commissars import Discard, EndPhase, Pass, Play
 from games.core import IllegalAction
-from tests.commissars.commissars_table import give, pass_round, play, reveal, stack_cards, table
+from tests.commissars.commissars_table import (
+    give,
+    pass_round,
+    play,
+    reveal,
+    set_table,
+    stack_cards,
+    table,
+)
 
 
 def test_an_opponent_blitzes_in_the_discard_phase_and_the_phase_goes_on() -> None:
@@ -104,12 +112,14 @@ def test_after_an_interjection_the_active_player_still_plays_propaganda() -> Non
 
 def test_every_player_with_a_playable_blitz_may_interject_in_turn_order() -> None:
     state = table(players=4, phase="action")
-    state.active = 2
+    set_table(state, active=2)
     for player in (0, 1, 3):
         give(state, player, hand=["Doublethink"])
     give(state, 1, hand=["Stifle Free Speech"])
     assert state.to_act() == (2, 3, 0, 1)
-    del state.seats[1].hand["Doublethink"]  # only the Stifle is left: no target
+    seats = state.position().seats
+    del seats[1].hand["Doublethink"]  # only the Stifle is left: no target
+    set_table(state, seats=seats)
     assert state.to_act() == (2, 3, 0)
 
 

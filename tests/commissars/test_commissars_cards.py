@@ -6,7 +6,7 @@ import pytest
 
 from games.commissars import Choose, Discard, EndPhase, Pass, Play
 from games.core import IllegalAction
-from tests.commissars.commissars_table import give, pass_round, play, reveal, table
+from tests.commissars.commissars_table import give, pass_round, play, reveal, set_table, table
 
 
 def resolve_alone(state, card: str, player: int = 0, **fields: object) -> None:  # type: ignore[no-untyped-def]
@@ -206,7 +206,7 @@ def test_enforce_equality_hits_only_players_with_more_of_the_type() -> None:
 def test_our_glorious_leader_takes_a_commissar_only_while_the_gulag_has_one() -> None:
     state = table()
     give(state, 0, hand=["Our Glorious Leader"])
-    state.gulag["C"] = 0
+    set_table(state, gulag={**state.gulag, "C": 0})
     resolve_alone(state, "Our Glorious Leader")
     assert state.seats[0].citizens["C"] == 0
 
@@ -264,7 +264,7 @@ def test_androidopov_hand_size_is_fixed_when_the_discard_phase_begins() -> None:
 
 def test_androidopov_may_keep_more_than_seven_cards() -> None:
     state = table(leaders=["androidopov"], phase="discard")
-    state.hand_limit = 9
+    set_table(state, hand_limit=9)
     give(state, 0, hand=["Propaganda"] * 9)
     assert EndPhase(player=0) in state.legal_actions(0)
     plain = table(phase="discard")
@@ -321,10 +321,10 @@ def test_computin_does_not_count_a_blitz_sacrifice() -> None:
     state = table(leaders=["computin"])
     give(state, 0, hand=["Hire Assassin"], citizens="P")
     give(state, 1, citizens="C")
-    state.gulag["C"] += 0
     play(state, "Hire Assassin", 0, target=1, kind="C", blitz=True)
-    state.seats[1].citizens["C"] = 0  # the target is gone before it resolves
-    state.gulag["C"] += 1
+    seats = state.position().seats
+    seats[1].citizens["C"] = 0  # the target is gone before it resolves
+    set_table(state, seats=seats, gulag={**state.gulag, "C": state.gulag["C"] + 1})
     pass_round(state)
     assert state.to_act() == (0,) and state.legal_actions(0)[-1] == EndPhase(player=0)
 

@@ -9,7 +9,7 @@ from games.commissars import Pass, Play, TopCard
 from games.commissars.state import CommissarsState
 from games.commissars.tasks import Draw
 from games.core import CHANCE, Request
-from tests.commissars.commissars_table import give, pass_round, play, table
+from tests.commissars.commissars_table import give, pass_round, play, set_table, table
 
 
 def only_request(state: CommissarsState) -> Request:
@@ -41,7 +41,7 @@ def test_the_starting_hands_are_drawn_from_each_players_deck_by_card_name() -> N
 def test_the_produce_flips_come_off_the_active_players_deck() -> None:
     state = table(players=3)
     give(state, 1, hand=["Seize the Gears"], deck=["Propaganda", "Propaganda", "Doublethink"])
-    state.active, state.phase = 1, "action"
+    set_table(state, active=1, phase="action")
     play(state, "Seize the Gears", 1)
     pass_round(state)
     request = only_request(state)
@@ -53,7 +53,7 @@ def test_the_produce_flips_come_off_the_active_players_deck() -> None:
 
 def test_one_option_per_card_name_however_many_copies() -> None:
     state = table(players=2)
-    state.tasks.append(Draw(0))
+    set_table(state, tasks=(*state.tasks, Draw(0)))
     give(state, 0, deck=["Propaganda"] * 5 + ["Counter Propaganda"])
     request = only_request(state)
     assert request.labels() == ["Counter Propaganda", "Propaganda"]

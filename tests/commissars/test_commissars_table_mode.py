@@ -12,7 +12,7 @@ from games.commissars.state import CommissarsState
 from games.commissars.table_mode import table_mode_record, unseen_draws_record
 from games.commissars.tasks import Search
 from games.core import CHANCE, BadOptions, BadRecord, IllegalAction, Record, State, replay
-from tests.commissars.commissars_table import give, pass_round, play, reveal, table
+from tests.commissars.commissars_table import give, pass_round, play, reveal, set_table, table
 from tests.random_simulation import pick_random_action
 
 
@@ -132,7 +132,7 @@ def test_a_produce_flip_is_chance_over_what_the_deck_could_hold() -> None:
     state = table(hands="unknown")
     give(state, 1, hand=["Seize the Gears"], deck=["Propaganda", "Doublethink", "Doublethink"])
     give(state, 1, deck=["Revolution"], unseen=2)
-    state.active = 1
+    set_table(state, active=1)
     play(state, "Seize the Gears", 1)
     pass_round(state)
     request = state.requests()[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -323,7 +324,8 @@ def test_a_caught_bluffer_without_coins_pays_nothing() -> None:
     state.apply(OpenExclusion("Cosine", player=CHANCE))
     for seat in range(3):
         state.apply(Claim("Strontium", player=seat))
-    state.coins[1] = 0  # type: ignore[attr-defined]  # set up: a player who has spent out
+    spent_out = [0 if seat == 1 else coins for seat, coins in enumerate(state.coins)]
+    state.set_position(replace(state.position(), coins=tuple(spent_out)))  # P2 has spent out
     state.apply(Challenge(1, player=0))
     assert "no Coin to pay" in state.view(None)["checks"][-1]
     assert state.coins == [1, 0, 1]  # type: ignore[attr-defined]
