@@ -10,6 +10,7 @@ import pytest
 from cogtable.cli import main
 from cogtable.tables.cog.terminal import render
 from games import cog
+from tests.cog.helpers import set_mat
 
 
 def test_built_in_players_finish_a_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,7 +46,7 @@ def test_a_human_picks_by_number_and_may_quit(
 
 def test_render_hides_vps_until_the_end() -> None:
     state = cog.new_game({"players": 2}, 0)
-    state.mats[0].vp = 17
+    set_mat(state, 0, vp=17)
     assert "VP 17" not in render(state) and "VP 17" in render(state, 0)
 
 

@@ -16,7 +16,7 @@ from games.cog.actions import CompleteItem, DrawCard, DrawLetter, RollDie
 from games.cog.edition import load_edition
 from games.cog.state import CogState
 from games.core import CHANCE, Action, Record, replay
-from tests.cog.helpers import give, start
+from tests.cog.helpers import give, set_mat, set_table, start
 
 SEATS = ["--players", "2", "--seats", "random,greedy", "--seed", "5"]
 
@@ -118,9 +118,9 @@ def test_end_of_input_for_a_human_is_one_line(
 
 def test_cards_on_the_board_and_mats_are_in_words_with_cubes_left() -> None:
     state = cog.new_game({"players": 2}, 0)
-    state.card_slots[0], state.card_cogs[0] = 30, 1
-    state.mats[0].cards, state.mats[0].used = [24, 12], [12]
-    state.mats[0].cubes = {"COG": "grid"}
+    card_slots, card_cogs = (30, *state.card_slots[1:]), (1, *state.card_cogs[1:])
+    set_table(state, card_slots=card_slots, card_cogs=card_cogs)
+    set_mat(state, 0, cards=(24, 12), used=(12,), cubes={"COG": "grid"})
     text = render(state, 0)
     assert "cabinet slot 1: Clamp: item CLAMP (missing A M; bonus 5 VP)  [Blue's cog]" in text
     assert "card: Hex key: H, P and K are always wild\n" in text
@@ -132,7 +132,7 @@ def test_cards_on_the_board_and_mats_are_in_words_with_cubes_left() -> None:
 def test_numbered_choices_name_cards_in_words_and_take_notation(
     construct: CogState, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    construct.mats[0].cards = [30]
+    set_mat(construct, 0, cards=(30,))
     give(construct, 0, "AM")
     out = io.StringIO()
     monkeypatch.setattr("sys.stdin", io.StringIO("item #30 bonus\n"))

@@ -15,7 +15,7 @@ from cogtable.tables.terminal import INPUT_ENDED
 from games import commissars
 from games.commissars import Discard, Pass, Play
 from games.core import Record, replay
-from tests.commissars.commissars_table import give, table
+from tests.commissars.commissars_table import give, set_table, table
 
 
 def test_a_game_of_built_in_players_finishes_and_writes_a_record(
@@ -137,7 +137,7 @@ def test_the_blitz_question_is_not_repeated_before_every_discard(
     state.apply(Discard("Propaganda", player=0))
     assert front_end.interjection(state, session) is None  # no second question: stdin is empty
     assert capsys.readouterr().out.count("play a Blitz now?") == 1
-    state.phase = "propaganda"
+    set_table(state, phase="propaganda")
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
     assert front_end.interjection(state, session) == Play("Doublethink", player=1)
 
