@@ -156,3 +156,76 @@ def test_moves_under_a_lamp_shadow_commit_and_never_wrongly() -> None:
             clock.now += 0.1
     assert len(times) == 3
     assert times[0] >= 10 and max(times[1:]) <= 5
+
+
+class _Judge:
+    """A judge that commits ``position`` once it has seen ``enough`` frames (else unsure)."""
+
+    def __init__(self, position, enough: int = 3) -> None:
+        self.position, self.enough = position, enough
+        self.frames = self.restarts = 0
+
+    def restart(self) -> None:
+        self.frames, self.restarts = 0, self.restarts + 1
+
+    def add(self, reading) -> None:
+        self.frames += 1
+
+    def decide(self, committed):
+        return _Judged(self.frames >= self.enough, self.position)
+
+
+class _Judged:
+    def __init__(self, committed: bool, position) -> None:
+        self.committed, self.position = committed, position
+
+    def message(self, noun: str = "place") -> str:
+        return f"cannot tell yet what the board shows: {noun}s 3,1"
+
+
+def test_with_a_judge_labels_that_flip_do_not_restart_the_window() -> None:
+    """Noise that flips a doubtful peg's label between frames is evidence, not motion."""
+    clock = FakeClock()
+    judged = dict.fromkeys(PEGS)
+    judge = _Judge(judged, enough=11)
+    settle = SettlingFilter(window=0.3, clock=clock, judge=judge)
+    first = (None,) * len(PEGS)
+    second = ("red",) + (None,) * (len(PEGS) - 1)
+    statuses = []
+    for k in range(12):
+        statuses.append(settle.update(_reading(first if k % 2 else second)))
+        clock.now += FRAME_TIME
+    commits = [k for k, status in enumerate(statuses) if status.new_commit]
+    assert commits == [10]  # the window ran at frame 9; the judge was sure at its 11th frame
+    assert statuses[10].committed == judged and judge.restarts == 1  # the first frame starts it
+    assert statuses[9].state is BoardState.UNSURE and "3,1" in statuses[9].message
+
+
+def test_with_a_judge_cover_motion_and_a_moving_shadow_restart_the_window() -> None:
+    clock = FakeClock()
+    judge = _Judge(dict.fromkeys(PEGS), enough=1)
+    settle = SettlingFilter(window=0.3, clock=clock, judge=judge)
+    labels = (None,) * len(PEGS)
+    rng = np.random.default_rng(3)
+    for frame in range(30):
+        noisy = np.zeros((len(PEGS), 3))
+        noisy[frame % len(PEGS)] = 0.6 * (frame % 2)
+        for reading in (
+            replace(_reading(labels), covered=True, message="something over the board"),
+            _reading(labels, features=noisy),
+            _reading(labels, shift=5.0 * (frame % 2)),
+            _shaded(labels, rng.normal(0, 0.3, (72, 3))),
+        ):
+            assert not settle.update(reading).new_commit
+        clock.now += FRAME_TIME
+    assert settle.committed is None and judge.restarts >= 30
+
+
+def test_with_a_judge_a_shadow_that_stays_put_is_part_of_the_still_board() -> None:
+    clock = FakeClock()
+    judge = _Judge(dict.fromkeys(PEGS))
+    settle = SettlingFilter(window=0.3, clock=clock, judge=judge)
+    shade = np.zeros((72, 3))
+    shade[10:16] = -0.4
+    statuses = _feed(settle, clock, _shaded((None,) * len(PEGS), shade), 12)
+    assert [k for k, status in enumerate(statuses) if status.new_commit] == [9]

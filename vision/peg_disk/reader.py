@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.frame import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, check_frame
 from vision.markers import MIN_MARKERS, MarkerDetector, project
+from vision.peg_disk.calibration import Calibration
 from vision.peg_disk.geometry import PEGS, BoardGeometry, Position
 from vision.peg_disk.parallax import (
     MIN_HUB_CONTRAST,
@@ -163,6 +164,8 @@ class Reading:
     held that class; ``unseen`` (55,) the same if it showed none of them (a
     hand, a held cog). A commit decision sums them over a still board's frames
     (:mod:`cogtable.commit_decision`); the labels are their per-frame best.
+    ``rim_shape`` (72, 3) is the rim less the smooth light through it: a shadow
+    on the rim keeps its shape when the room's light changes.
     """
 
     status: str
@@ -182,6 +185,7 @@ class Reading:
     edge_width: float = 0.0
     log_likelihood: np.ndarray | None = None
     unseen: np.ndarray | None = None
+    rim_shape: np.ndarray | None = None
 
     classes: ClassVar[tuple[str | None, ...]] = (None, "red", "blue", "gold")
     """The classes of :attr:`log_likelihood`'s columns: empty, then each cog colour."""
@@ -258,10 +262,12 @@ def centre_offsets(pitch: float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RimFit:
-    """The rim's log colours (72, 3) and how many of them are not bare board."""
+    """The rim's log colours (72, 3), how many of them are not bare board, and each one's
+    residual from the smooth light through the rim (72, 3)."""
 
     values: np.ndarray
     outliers: int
+    residual: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -565,9 +571,9 @@ def _remap(image: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
 class BoardReader:
     """Reads frames of one board with one calibration (see :mod:`vision.peg_disk.calibration`)."""
 
-    def __init__(self, geometry: BoardGeometry | None = None, calibration=None) -> None:
-        from vision.peg_disk.calibration import Calibration
-
+    def __init__(
+        self, geometry: BoardGeometry | None = None, calibration: Calibration | None = None
+    ) -> None:
         self.geometry = geometry or (calibration.geometry if calibration else BoardGeometry())
         self.calibration = calibration or Calibration.reference(self.geometry)
         self.detector = MarkerDetector(self.geometry)
@@ -727,6 +733,7 @@ class BoardReader:
             board.rim.outliers,
             log_likelihood=likelihood,
             unseen=unseen,
+            rim_shape=board.rim.residual,
         )
 
     def _shaded_empty(self, difference: np.ndarray, colour: PegColour) -> np.ndarray:
@@ -811,7 +818,7 @@ class BoardReader:
         brighter = ~keep & ((residual > RIM_GLINT) | (raw >= SATURATED)).all(axis=1)
         faint = _runs(np.abs(residual).max(axis=1) >= RUN_TOLERANCE, RUN_LENGTH)
         outliers = (~keep | faint) & ~local_glints(_glints(raw) | brighter)
-        fit = RimFit(values, int(outliers.sum()))
+        fit = RimFit(values, int(outliers.sum()), residual)
         return BoardFit(at_pegs, clipped, fit, only_shade(residual[outliers]))
 
     def _rim_fit(self, values: np.ndarray, known: np.ndarray):

@@ -270,7 +270,17 @@ def _rim_moved(previous: SettleReading | None, reading: SettleReading) -> bool:
         return False
     if previous is None or previous.rim is None:
         return True
-    return not _same_rim(previous.rim, reading.rim)
+    return not _same_rim(_rim_shape(previous), _rim_shape(reading))
+
+
+def _rim_shape(reading: SettleReading) -> np.ndarray:
+    """The rim less the light through it: the reader's ``rim_shape`` when it gives one, else the
+    rim less its median per channel (a step of the room's light is not a shadow moving)."""
+    shape = getattr(reading, "rim_shape", None)
+    if shape is not None:
+        return np.asarray(shape)
+    assert reading.rim is not None
+    return reading.rim - np.median(reading.rim, axis=0)
 
 
 def _same_rim(before: np.ndarray, after: np.ndarray) -> bool:
