@@ -259,8 +259,9 @@ class TagBook:
       engine has more copies there than the book counts; on a pile when it is the
       top the engine has there and the top the book saw is no longer held there
       (retrieved, reshuffled, the pile shorter than at the committed reading) or
-      is seen elsewhere (an undo put it back on the stack). A different card on a
-      top still held is a card laid;
+      is seen elsewhere (an undo put it back on the stack), or when the committed
+      reading showed it on the stack (it resolved). A different card on a top
+      still held is a card laid;
     - a tag neither counted nor settled where it lies is a card just laid; a settled
       tag the engine no longer holds there is a difference, never laid twice (a flip
       that emptied the deck reshuffles the pile under the very card flipped).
@@ -390,7 +391,8 @@ class TagBook:
             last = self.tops.get(seat)
             shorter = seat < len(self.piles) and holding.piles[seat] < self.piles[seat]
             covered = last in self.known and zones.get(last, seat) == seat and not shorter
-            fresh = card.tag not in self.known and not covered
+            resolved = card.tag in self.settled and self.settled[card.tag] is None  # off the stack
+            fresh = card.tag not in self.known and (resolved or not covered)
             if fresh and card.owner == seat and holding.tops[seat] == card.name:
                 self.known[card.tag] = card.key
             if card.tag in self.known:

@@ -498,3 +498,51 @@ def test_one_card_flipped_is_one_flip_when_the_deck_runs_out(tmp_path: Path) -> 
         at.cards.piles[seat].append(tag)
         at.see()
         assert at.actions()[-1] == TopCard(name, player=CHANCE), at.table.view.verdict
+
+
+def may_produce_its_own_name(state: State) -> bool:
+    """The action phase, the stack empty; the active seat played one card this turn and may play
+    Increase Production (a Produce flip per card played before it), and its deck holds
+    another, which the flip may turn up."""
+    assert isinstance(state, CommissarsState)
+    seat = state.seats[state.active]
+    plays = [a for a in state.legal_actions(state.active) if isinstance(a, Play)]
+    return (
+        in_action(state)
+        and not state.stack
+        and [play.card for play in plays].count(PRODUCE) == 1
+        and seat.hand[PRODUCE] > 0
+        and seat.deck[PRODUCE] > 0
+        and state.played[state.active] == 1
+    )
+
+
+PRODUCE = "Increase Production"
+
+
+def test_a_card_resolved_onto_a_flip_of_its_own_name_is_in_sync(tmp_path: Path) -> None:
+    """Increase Production resolves, its flip turns up another Increase Production, then the
+    card played is moved from the stack onto it: in sync (sim commissars --players 2 --seed 1
+    took the card moved for a card laid there and waited for good)."""
+    found = next(
+        state
+        for seed in range(60)
+        if (state := play_until("commissars", {"players": 2}, seed, may_produce_its_own_name))
+    )
+    at = commissars_table(tmp_path, *seen_by_the_table(found))
+    active = at.state.active
+    played = at.cards.play(active, PRODUCE)
+    at.see()
+    assert at.actions()[-1] == Play(PRODUCE, player=active), at.table.view.verdict
+    while at.state.window is not None:
+        at.press(at.state.window.next, "pass")
+    assert at.state.tasks and isinstance(at.state.tasks[0], Flip), at.state.tasks
+    at.cards.on_pile(active, PRODUCE)
+    status = at.see()
+    assert at.actions()[-1] == TopCard(PRODUCE, player=CHANCE), status
+    status = at.see()
+    assert status["message"] == f"{PRODUCE} has resolved: move it to player {active + 1}'s pile"
+    at.cards.resolve(played, active)
+    status = at.see()
+    assert status["verdict"] == "in-sync", status
+    assert at.table.view.verdict.kind == "in-sync"
