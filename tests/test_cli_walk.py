@@ -245,6 +245,7 @@ def sim_cases(game: str) -> list[Case]:
         case("garbage", "not a cogtable journal", *base, "--state-dir", "{d}/garbage-journal"),
         case("folder", "it is a file, not a folder", *base, "--state-dir", "{d}/afile"),
         case("absurd number", "a seed is", *base, "--seed", HUGE),
+        case("wrong types", "not an MQTT address", *base, "--broker", "http://h"),
         case("absurd number", "at most 10000 games", *base, "--games", HUGE),
         case("absurd number", "must be at least 1", *base, "--games", "0"),
         case("absurd number", "a chance is 0 to 1", *base, "--undo-rate", "nan"),
@@ -545,6 +546,16 @@ WALKS: dict[str, list[Case]] = {
             "wrong types", "chess", "service", "run", "--game", "chess", "--state-dir", "{d}/state"
         ),
         *with_profile(("service", "run", "--state-dir", "{d}/state")),
+        case(
+            "wrong types",
+            "give --venue and --table-id too",
+            "service",
+            "run",
+            "--state-dir",
+            "{d}/state",
+            "--broker",
+            "mqtt://127.0.0.1:1",
+        ),
         case(
             "read-only state folder",
             "cannot open the journal",

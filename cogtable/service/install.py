@@ -43,6 +43,8 @@ from pathlib import Path, PurePosixPath
 
 from cogtable.board_setup import calibration_path
 from cogtable.errors import UserError
+from cogtable.fleet.unit import DROPIN as FLEET_DROPIN
+from cogtable.fleet.unit import render_fleet_dropin
 from hardware.profile import ProfileError, load_profile
 
 SERVICE = "cogtable.service"
@@ -280,6 +282,7 @@ def install_plan(
         _write_step(root / "etc/systemd/system" / SERVICE, render_unit(executable)),
         _write_step(root / "etc/udev/rules.d" / RULES, (files / RULES).read_text(encoding="utf-8")),
         _write_step(installed_profile(root), starter_profile(), keep_existing=True),
+        *_fleet_steps(root),
         _link_step(root / COMMAND_LINK, executable),
     ]
     if web_unit is not None:
@@ -289,6 +292,32 @@ def install_plan(
         return [*steps, _command_step(["systemctl", f"--root={root}", "enable", *units])]
     web_steps = [_command_step(["systemctl", "enable", "--now", WEB_SERVICE])] if web_unit else []
     return [*steps, *_live_service_steps(root), *web_steps]
+
+
+def _fleet_steps(root: Path) -> list[Step]:
+    """With a ``[fleet]`` in the profile: the drop-in that lets the referee reach its broker."""
+    path = installed_profile(root)
+    try:
+        fleet = load_profile(path).fleet if path.is_file() else None
+    except ProfileError:
+        return []  # the profile is reported where the service's start is planned
+    if fleet is None:
+        return []
+    if importlib.util.find_spec("paho") is None:
+        raise UserError(
+            f"{path} has a [fleet] section, but paho-mqtt is missing in this cogtable's "
+            "environment; install the fleet extra first (pip install 'cogtable[fleet]')"
+        )
+    steps = [_write_step(root / FLEET_DROPIN, render_fleet_dropin(fleet.broker))]
+    if fleet.credentials:
+        steps.append(
+            note(
+                f"the credentials file {fleet.credentials} must belong to the {USER} user and be "
+                f"readable by it only: sudo chown {USER}: {fleet.credentials} && "
+                f"sudo chmod 600 {fleet.credentials}"
+            )
+        )
+    return steps
 
 
 def _group_notes(root: Path, live: bool) -> list[Step]:
@@ -376,6 +405,8 @@ def uninstall_plan(root: Path, purge: bool) -> list[Step]:
         steps.append(_command_step(["systemctl", f"--root={root}", "disable", *units]))
     targets = [root / "etc/systemd/system" / SERVICE, root / "etc/udev/rules.d" / RULES]
     targets += [web_unit] if web_unit.is_file() else []
+    dropins = (root / FLEET_DROPIN).parent
+    targets += [dropins] if dropins.is_dir() else []
     link = root / COMMAND_LINK
     if link.is_symlink() and Path(os.readlink(link)).name == "cogtable":
         targets.append(link)
