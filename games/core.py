@@ -1,22 +1,4 @@
-"""The contract every rules engine keeps.
-
-A game module exposes ``new_game(options, seed)`` returning a mutable
-:class:`State`, and ``ACTIONS``: the action classes its records may hold.
-The state says who may act (:meth:`State.to_act`), what they may do
-(:meth:`State.legal_actions`), applies one action at a time
-(:meth:`State.apply`) and reports the end (:meth:`State.outcome`).
-
-The contract fits every kind of turn the four games have:
-
-- sequential turns: ``to_act()`` is one player;
-- simultaneous choices and response windows: ``to_act()`` is several players,
-  each of whom applies their own action (an action always names its player);
-- chance nodes: ``to_act()`` is ``(CHANCE,)``; :meth:`State.chance_outcomes`
-  lists the outcomes with probabilities, and the table supplies the one a
-  sensor saw (in simulation :meth:`State.sample_chance` draws one);
-- hidden information: :meth:`State.view` shows one player only what they may
-  know; a secret the table cannot see is supplied as a chance action when it
-  is revealed.
+"""The contract every rules engine keeps: :class:`State`, actions, events and records.
 
 Engines are pure: standard library only, no I/O, no clocks, no threads.
 Randomness comes from the seed and the ply number alone, so a state rebuilt by
@@ -317,6 +299,24 @@ class State(ABC):
     action's player may act now, then calls :meth:`_apply`, which must check
     everything else *before* it changes anything, so an illegal action leaves
     the state untouched.
+
+    A game module exposes ``new_game(options, seed)`` returning a mutable
+    :class:`State`, and ``ACTIONS``: the action classes its records may hold.
+    The state says who may act (:meth:`State.to_act`), what they may do
+    (:meth:`State.legal_actions`), applies one action at a time
+    (:meth:`State.apply`) and reports the end (:meth:`State.outcome`).
+
+    The contract fits every kind of turn the four games have:
+
+    - sequential turns: ``to_act()`` is one player;
+    - simultaneous choices and response windows: ``to_act()`` is several players,
+      each of whom applies their own action (an action always names its player);
+    - chance nodes: ``to_act()`` is ``(CHANCE,)``; :meth:`State.chance_outcomes`
+      lists the outcomes with probabilities, and the table supplies the one a
+      sensor saw (in simulation :meth:`State.sample_chance` draws one);
+    - hidden information: :meth:`State.view` shows one player only what they may
+      know; a secret the table cannot see is supplied as a chance action when it
+      is revealed.
     """
 
     game: ClassVar[str]

@@ -1,33 +1,6 @@
 """A player's crossword grid: where a word may go, and what taking one off leaves.
 
-The crossword rules, as read in ``rules/NOTES.md``:
-
-- a word lies in one row left to right or one column top to bottom, inside the grid;
-- the cells just before its first and after its last letter are empty;
-- every newly placed tile has empty cells on both sides across the word's
-  direction (otherwise it would spell a second word at the same time);
-- the first word covers one of the four centre squares;
-- every later word crosses a word already there on at least one shared cell
-  whose letter fits (a wild tile fits any letter, and may read as a different
-  letter in each of its two words); a shared cell may not belong to a word in
-  the same direction (that would extend or overlap it);
-- a word is spelled at most once on a grid.
-
-Tiles are one-character strings: a capital letter, or the lower-case letter of a
-tile a star token made wild (face down). A player's always-wild letters (from
-the H/P/K, T/W/Y and B/C/G cards) are passed in as ``always``.
-
->>> grid = Grid(8, 8)
->>> grid.problem("CLAMP", 3, 2, False, "") is None
-True
->>> grid.place(Placed("CLAMP", 3, 2, False), list("CLAMP"))
->>> grid.problem("COG", 3, 2, True, "") is None
-True
->>> grid.place(Placed("COG", 3, 2, True), list("OG"))
->>> grid.problem("ROD", 4, 1, False, "")
-'D at row 5, column 4 would touch the tiles beside it and spell a second word'
->>> grid.problem("ROD", 2, 4, True, "")
-'O does not fit the A at row 4, column 5'
+The crossword rules the grid keeps are listed at :class:`Grid`.
 """
 
 from __future__ import annotations
@@ -75,7 +48,37 @@ def _where(cell: Cell) -> str:
 
 
 class Grid:
-    """The tiles on one player's grid and the words they spell."""
+    """The tiles on one player's grid and the words they spell.
+
+    The crossword rules, as this engine reads the rulebook:
+
+    - a word lies in one row left to right or one column top to bottom, inside the grid;
+    - the cells just before its first and after its last letter are empty;
+    - every newly placed tile has empty cells on both sides across the word's
+      direction (otherwise it would spell a second word at the same time);
+    - the first word covers one of the four centre squares;
+    - every later word crosses a word already there on at least one shared cell
+      whose letter fits (a wild tile fits any letter, and may read as a different
+      letter in each of its two words); a shared cell may not belong to a word in
+      the same direction (that would extend or overlap it);
+    - a word is spelled at most once on a grid.
+
+    Tiles are one-character strings: a capital letter, or the lower-case letter of a
+    tile a star token made wild (face down). A player's always-wild letters (from
+    the H/P/K, T/W/Y and B/C/G cards) are passed in as ``always``.
+
+    >>> grid = Grid(8, 8)
+    >>> grid.problem("CLAMP", 3, 2, False, "") is None
+    True
+    >>> grid.place(Placed("CLAMP", 3, 2, False), list("CLAMP"))
+    >>> grid.problem("COG", 3, 2, True, "") is None
+    True
+    >>> grid.place(Placed("COG", 3, 2, True), list("OG"))
+    >>> grid.problem("ROD", 4, 1, False, "")
+    'D at row 5, column 4 would touch the tiles beside it and spell a second word'
+    >>> grid.problem("ROD", 2, 4, True, "")
+    'O does not fit the A at row 4, column 5'
+    """
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows = rows

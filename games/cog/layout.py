@@ -1,18 +1,6 @@
 """Where things lie on the C.O.G. board and the player mats, in millimetres.
 
-The ``[layout]`` table of the edition file (``cog.toml``) says where the
-board's cog spaces, top slots, centre squares, die slots, turn-order slots,
-cabinet-card slots and pawn track are, and where each mat's grid, reserve and
-star places are, in millimetres from the part's top-left corner (x to the
-right, y down), with the positions of the ArUco marker stickers that let the
-camera find each part. The values shipped are placeholders a table owner
-measures on their own copy; :func:`parse_layout` checks them (counts against
-the rest of the edition, every place inside its part, no two places on top of
-each other) and names the entry that is wrong.
-
-Rows of places are written as ``{ first = [x, y], step = [dx, dy] }``, with
-``wrap`` (places per row) and ``row_step`` for a block, and ``count`` where
-the count is not fixed by the game.
+The ``[layout]`` table of the edition file says where; :func:`parse_layout` reads and checks it.
 """
 
 from __future__ import annotations
@@ -116,7 +104,22 @@ def parse_layout(
     rows: int,
     cols: int,
 ) -> Layout:
-    """The checked ``[layout]`` table; counts come from the rest of the edition."""
+    """The checked ``[layout]`` table; counts come from the rest of the edition.
+
+    The ``[layout]`` table of the edition file (``cog.toml``) says where the
+    board's cog spaces, top slots, centre squares, die slots, turn-order slots,
+    cabinet-card slots and pawn track are, and where each mat's grid, reserve and
+    star places are, in millimetres from the part's top-left corner (x to the
+    right, y down), with the positions of the ArUco marker stickers that let the
+    camera find each part. The values shipped are placeholders a table owner
+    measures on their own copy; this checks them (counts against
+    the rest of the edition, every place inside its part, no two places on top of
+    each other) and names the entry that is wrong.
+
+    Rows of places are written as ``{ first = [x, y], step = [dx, dy] }``, with
+    ``wrap`` (places per row) and ``row_step`` for a block, and ``count`` where
+    the count is not fixed by the game.
+    """
     _need(isinstance(data, dict), "the [layout] table must be a table")
     side = _positive(data.get("marker_side"), "layout.marker_side")
     board = _board(_table(data, "board"), top_slots, centre, track)

@@ -1,27 +1,7 @@
 """Cogs and Commissars: the rules engine (deck building, turns, the response stack).
 
-The card list is data (``cards.toml``, checked by :mod:`games.commissars.cards`).
-Options:
-
-- ``players``: 2 to 6;
-- ``decks``: ``preconstructed`` (faction decks), ``random`` (18 random + 12 core)
-  or ``draft`` (8 random + 10-card pick-and-pass rounds + 12 core);
-- ``leaders``: play with Faction Leaders (each seat's leader matches its faction);
-- ``leader_deal``: with leaders, ``choose`` (each seat's leader is its faction
-  from ``factions``) or ``random`` (the rulebook's "randomly deal out": each
-  seat is dealt one leader as a chance outcome, named by the leader card, and
-  with preconstructed decks plays the faction deck of the leader it was dealt);
-- ``factions``: comma-separated faction per seat (empty: the data file's order;
-  not with ``leader_deal = "random"``, where the deal decides);
-- ``first_player``: the seat that starts (0-based);
-- ``hands``: ``known`` (the default: every card drawn is named, as ``cogtable
-  play`` and simulations need) or ``unknown`` (table mode: a draw adds an unseen
-  card to the hand, and a card played must be one the hand could hold; see
-  :mod:`games.commissars.table_mode`);
-- ``max_turns``: end the game without a winner after this many turns (0, the
-  default: never, as the rulebook has it: "turns continue around the table until
-  someone wins"). Simulations and benchmarks set a cap, since random players
-  could in principle stall (nobody reaching 15 points for good).
+The card list is data (``cards.toml``, checked by :mod:`games.commissars.cards`);
+:func:`new_game` lists the options.
 """
 
 from __future__ import annotations
@@ -87,7 +67,31 @@ def card_set() -> CardSet:
 
 
 def new_game(options: Mapping[str, Any] | None = None, seed: int = 0) -> CommissarsState:
-    """A new game, set up to its first chance node (the first card dealt or drawn)."""
+    """A new game, set up to its first chance node (the first card dealt or drawn).
+
+    The card list is data (``cards.toml``, checked by :mod:`games.commissars.cards`).
+    Options:
+
+    - ``players``: 2 to 6;
+    - ``decks``: ``preconstructed`` (faction decks), ``random`` (18 random + 12 core)
+      or ``draft`` (8 random + 10-card pick-and-pass rounds + 12 core);
+    - ``leaders``: play with Faction Leaders (each seat's leader matches its faction);
+    - ``leader_deal``: with leaders, ``choose`` (each seat's leader is its faction
+      from ``factions``) or ``random`` (the rulebook's "randomly deal out": each
+      seat is dealt one leader as a chance outcome, named by the leader card, and
+      with preconstructed decks plays the faction deck of the leader it was dealt);
+    - ``factions``: comma-separated faction per seat (empty: the data file's order;
+      not with ``leader_deal = "random"``, where the deal decides);
+    - ``first_player``: the seat that starts (0-based);
+    - ``hands``: ``known`` (the default: every card drawn is named, as ``cogtable
+      play`` and simulations need) or ``unknown`` (table mode: a draw adds an unseen
+      card to the hand, and a card played must be one the hand could hold; see
+      :mod:`games.commissars.table_mode`);
+    - ``max_turns``: end the game without a winner after this many turns (0, the
+      default: never, as the rulebook has it: "turns continue around the table until
+      someone wins"). Simulations and benchmarks set a cap, since random players
+      could in principle stall (nobody reaching 15 points for good).
+    """
     merged = merge_options(options, DEFAULTS)
     _check(merged)
     state = CommissarsState(merged, seed, card_set())

@@ -1,28 +1,7 @@
 """The Cogs and Commissars game state: setup, turn phases, the stack and its windows.
 
-Who acts is decided in this order (see :meth:`CommissarsState.to_act`):
-
-1. a queued task that needs input: chance for a draw, flip or deal (the card
-   that comes off the deck), or the one player who must choose something;
-2. an open response window: the one player whose turn it is to respond; the
-   window closes (and the top card resolves) after every player passed in a row;
-3. the draft: every player who has not picked from their packet yet;
-4. the active player in their Discard/Draw, Propaganda or Action phase, then
-   every other player who holds a Blitz they could play right now (a Blitz
-   card with a legal target, or a card playable as a Blitz by paying its cost,
-   such as Hire Assassin). The rulebook lets anyone play Blitz cards "at any
-   time"; such a player is never obliged to, so only their Blitz plays are
-   listed (no Pass). A Blitz played this way goes on the stack and opens the
-   response window as usual; when the stack is empty again the game is where
-   it was (same phase, same active player, same actions left). Who holds a
-   playable Blitz is a secret of their hand: ``to_act`` (the referee's
-   knowledge) includes them, but views and messages do not; a player's own
-   view says ``may_blitz`` for them alone.
-
-The Produce step's two flips are chance and happen at once, with nobody to
-wait for. A Blitz "between Produce and Discard/Draw" is therefore played at
-the start of Discard/Draw, the first waiting point after the flips, before the
-active player discards anything.
+Who acts, in order, is told at :meth:`CommissarsState.to_act`; the cards' effects and
+leader powers are in :mod:`games.commissars.effects`.
 """
 
 from __future__ import annotations
@@ -183,6 +162,32 @@ class CommissarsState(Positions, State):
     # -- who acts ----------------------------------------------------------------
 
     def to_act(self) -> tuple[int, ...]:
+        """Who may act now (``()`` at the end).
+
+        Who acts is decided in this order:
+
+        1. a queued task that needs input: chance for a draw, flip or deal (the card
+           that comes off the deck), or the one player who must choose something;
+        2. an open response window: the one player whose turn it is to respond; the
+           window closes (and the top card resolves) after every player passed in a row;
+        3. the draft: every player who has not picked from their packet yet;
+        4. the active player in their Discard/Draw, Propaganda or Action phase, then
+           every other player who holds a Blitz they could play right now (a Blitz
+           card with a legal target, or a card playable as a Blitz by paying its cost,
+           such as Hire Assassin). The rulebook lets anyone play Blitz cards "at any
+           time"; such a player is never obliged to, so only their Blitz plays are
+           listed (no Pass). A Blitz played this way goes on the stack and opens the
+           response window as usual; when the stack is empty again the game is where
+           it was (same phase, same active player, same actions left). Who holds a
+           playable Blitz is a secret of their hand: ``to_act`` (the referee's
+           knowledge) includes them, but views and messages do not; a player's own
+           view says ``may_blitz`` for them alone.
+
+        The Produce step's two flips are chance and happen at once, with nobody to
+        wait for. A Blitz "between Produce and Discard/Draw" is therefore played at
+        the start of Discard/Draw, the first waiting point after the flips, before the
+        active player discards anything.
+        """
         if self.winner >= 0 or self.ended:
             return ()
         if self.tasks:

@@ -5,16 +5,6 @@
 (-1,)
 >>> state.view(None)["coins"]
 [1, 1, 1]
-
-Options (checked by :func:`games.core.merge_options`):
-
-- ``variant``: ``"hunt"`` (Every Man for Himself) or ``"big-hunt"``;
-- ``players``: 4-6 for ``hunt``, 2-4 for ``big-hunt``;
-- ``first_player``: the seat holding the First Player token in round 1;
-- ``roles_known_at_deal``: ``False`` on a table that cannot see face-down
-  Role cards: they are supplied by chance actions when they are turned up;
-- ``extra_rounds``: The Big Hunt only, rounds played after everyone was first
-  player twice.
 """
 
 from __future__ import annotations
@@ -80,7 +70,18 @@ def check_options(options: Mapping[str, Any]) -> None:
 
 
 def new_game(options: Mapping[str, Any] | None = None, seed: int = 0) -> CookieState:
-    """A new game; the first chance node deals the first round."""
+    """A new game; the first chance node deals the first round.
+
+    Options (checked by :func:`games.core.merge_options`):
+
+    - ``variant``: ``"hunt"`` (Every Man for Himself) or ``"big-hunt"``;
+    - ``players``: 4-6 for ``hunt``, 2-4 for ``big-hunt``;
+    - ``first_player``: the seat holding the First Player token in round 1;
+    - ``roles_known_at_deal``: ``False`` on a table that cannot see face-down
+      Role cards: they are supplied by chance actions when they are turned up;
+    - ``extra_rounds``: The Big Hunt only, rounds played after everyone was first
+      player twice.
+    """
     merged = merge_options(options, DEFAULTS)
     check_options(merged)
     if merged["variant"] == "hunt":

@@ -1,24 +1,5 @@
-"""The Big Hunt (2 to 4 players), on the Reference card for 6 players.
-
-Each round: a target is drawn face down from the six Role cards and the rest
-are dealt: one role each (two with 2 players), the last card the exclusion
-card (with 3 players two exclusion cards, one turned face up). Phase 1: in
-seat order from the first player each player claims a character by laying its
-card face up (twice each, in turn, with 2 players). Phase 2: in seat order
-each player either turns up another player's Role card (a bluffer caught pays
-the revealer one Coin if they have one) or looks at the secret exclusion card.
-Phase 3: everybody lays one character face down (a simultaneous choice); the
-cards and the target are turned up; eliminations are simultaneous (an
-eliminated character still eliminates what it hunts, but cannot claim the
-target). Coins: 1 per other player's character your card eliminates, 3 for
-the target if your character survives, 2 as the only survivor, 1 guaranteed.
-Everybody starts with 1 Coin; the game ends after everyone was first player
-twice (``extra_rounds`` plays on).
-
-With ``roles_known_at_deal`` off, the table has not seen the face-down cards:
-the roles and the target are supplied by :class:`RevealRole` and
-:class:`RevealTarget` when they are turned up, and a look at the exclusion
-card is recorded without its face.
+"""The Big Hunt (2 to 4 players), on the Reference card for 6 players; the round's
+steps are told at :class:`BigHuntState`.
 """
 
 from __future__ import annotations
@@ -50,7 +31,28 @@ CHARACTERS = REFERENCES[6].characters
 
 
 class BigHuntState(CookieState):
-    """A game of The Big Hunt."""
+    """A game of The Big Hunt.
+
+    Each round: a target is drawn face down from the six Role cards and the rest
+    are dealt: one role each (two with 2 players), the last card the exclusion
+    card (with 3 players two exclusion cards, one turned face up). Phase 1: in
+    seat order from the first player each player claims a character by laying its
+    card face up (twice each, in turn, with 2 players). Phase 2: in seat order
+    each player either turns up another player's Role card (a bluffer caught pays
+    the revealer one Coin if they have one) or looks at the secret exclusion card.
+    Phase 3: everybody lays one character face down (a simultaneous choice); the
+    cards and the target are turned up; eliminations are simultaneous (an
+    eliminated character still eliminates what it hunts, but cannot claim the
+    target). Coins: 1 per other player's character your card eliminates, 3 for
+    the target if your character survives, 2 as the only survivor, 1 guaranteed.
+    Everybody starts with 1 Coin; the game ends after everyone was first player
+    twice (``extra_rounds`` plays on).
+
+    With ``roles_known_at_deal`` off, the table has not seen the face-down cards:
+    the roles and the target are supplied by :class:`RevealRole` and
+    :class:`RevealTarget` when they are turned up, and a look at the exclusion
+    card is recorded without its face.
+    """
 
     variant = "big-hunt"
 

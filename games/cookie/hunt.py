@@ -1,22 +1,4 @@
-"""Every Man for Himself (4 to 6 players).
-
-Each round: roles are dealt face down; each player's hand is their characters
-but their own role, plus Sword, Shield and (4 or 5 players) Hill. There are as
-many turns as players. Each turn everybody lays one card face down (a
-simultaneous choice); the cards are revealed together; then each revealed
-Sword and Shield is aimed in seat order from the round's first player. A Sword
-may not be aimed at a player whose Shield is aimed at its owner, a Shield not
-at a player whose Sword is aimed at its owner. Round scores: 3 for a Sword on
-your prey, 2 for a Shield on your hunter, 1 for Hill still in hand.
-
-Engine reading: a Sword or Shield that has no allowed player left when its
-turn to be aimed comes lies on the table without effect.
-
-With ``roles_known_at_deal`` off, the table has not seen the face-down roles:
-nothing is dealt, every character may be played as long as some dealing of
-the roles still fits what everybody played, and each role is supplied by a
-:class:`RevealRole` when the cards are turned up for scoring.
-"""
+"""Every Man for Himself (4 to 6 players); the round's steps are told at :class:`HuntState`."""
 
 from __future__ import annotations
 
@@ -33,7 +15,25 @@ SWORD, SHIELD, HILL = "Sword", "Shield", "Hill"
 
 
 class HuntState(CookieState):
-    """A game of Every Man for Himself."""
+    """A game of Every Man for Himself.
+
+    Each round: roles are dealt face down; each player's hand is their characters
+    but their own role, plus Sword, Shield and (4 or 5 players) Hill. There are as
+    many turns as players. Each turn everybody lays one card face down (a
+    simultaneous choice); the cards are revealed together; then each revealed
+    Sword and Shield is aimed in seat order from the round's first player. A Sword
+    may not be aimed at a player whose Shield is aimed at its owner, a Shield not
+    at a player whose Sword is aimed at its owner. Round scores: 3 for a Sword on
+    your prey, 2 for a Shield on your hunter, 1 for Hill still in hand.
+
+    Engine reading: a Sword or Shield that has no allowed player left when its
+    turn to be aimed comes lies on the table without effect.
+
+    With ``roles_known_at_deal`` off, the table has not seen the face-down roles:
+    nothing is dealt, every character may be played as long as some dealing of
+    the roles still fits what everybody played, and each role is supplied by a
+    :class:`RevealRole` when the cards are turned up for scoring.
+    """
 
     variant = "hunt"
 

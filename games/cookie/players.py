@@ -1,16 +1,7 @@
 """Built-in players for The Cookie: ``random`` and ``strong`` (the reasoner).
 
 A player sees only ``state.view(seat)`` and ``state.legal_actions(seat)``, so
-it never peeks at secrets. ``reasoner`` infers roles from the cards turned up:
-
-- Every Man for Himself: every dealing of the roles that fits the characters
-  each player has shown is equally likely; it aims the Sword at the likeliest
-  prey and the Shield at the likeliest hunter, lays them once it is sure (or
-  the round runs out of turns), shows characters meanwhile and keeps the Hill.
-- The Big Hunt: it claims its true role, turns up a claim it knows is a bluff
-  (a card it holds or has seen), otherwise looks at the exclusion card, and in
-  Phase 3 hunts with the card whose prey is the likeliest target, weighed by
-  the chance of being eliminated itself.
+it never peeks at secrets; how the reasoner infers roles: :class:`Reasoner`.
 """
 
 from __future__ import annotations
@@ -44,7 +35,17 @@ class RandomPlayer:
 
 
 class Reasoner:
-    """Reasons from the revealed cards (see the module docstring)."""
+    """Infers roles from the cards turned up and plays on the likeliest reading.
+
+    - Every Man for Himself: every dealing of the roles that fits the characters
+      each player has shown is equally likely; it aims the Sword at the likeliest
+      prey and the Shield at the likeliest hunter, lays them once it is sure (or
+      the round runs out of turns), shows characters meanwhile and keeps the Hill.
+    - The Big Hunt: it claims its true role, turns up a claim it knows is a bluff
+      (a card it holds or has seen), otherwise looks at the exclusion card, and in
+      Phase 3 hunts with the card whose prey is the likeliest target, weighed by
+      the chance of being eliminated itself.
+    """
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

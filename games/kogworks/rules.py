@@ -1,15 +1,8 @@
 """The Kogworks rules on bitboards: which wheels turn, which moves are legal, and why not.
 
 A colour's board (``own``) holds its base and its cogs; ``occupied`` adds the
-other colour and the top wheel. The general turning rule: a group of meshed
-wheels turns exactly when it has no odd cycle, i.e. when breadth-first layers
-two-colour it (no two wheels of the same layer parity mesh).
-
-Move generation never tries moves one by one. For placements, with ``B`` the
-mover's base group, filling peg ``q`` locks the base exactly when ``q`` touches
-``B`` and also touches a locked group, or both colour classes of one turning
-group; that is a whole mask at once. Moving a cog from ``s`` changes only the
-group that held ``s``, so only that group is recomputed per source.
+other colour and the top wheel. A group of meshed wheels turns exactly when
+breadth-first layers two-colour it (it has no odd cycle).
 """
 
 from __future__ import annotations
@@ -135,7 +128,14 @@ def _wins(targets: int, base: Group, top: Group) -> int:
 
 
 def generate(own: int, occupied: int, player: int, reserve: int) -> MoveMasks:
-    """All legal moves of ``player`` whose colour is ``own`` (base included)."""
+    """All legal moves of ``player`` whose colour is ``own`` (base included).
+
+    Move generation never tries moves one by one. For placements, with ``B`` the
+    mover's base group, filling peg ``q`` locks the base exactly when ``q`` touches
+    ``B`` and also touches a locked group, or both colour classes of one turning
+    group; that is a whole mask at once. Moving a cog from ``s`` changes only the
+    group that held ``s``, so only that group is recomputed per source.
+    """
     base_bit = BASE_BITS[player]
     empty = VALID & ~occupied
     groups = groups_of(occupied)
