@@ -35,7 +35,7 @@ def play_one(name: str, camera: str, size: str, seed: int) -> tuple[float, int, 
 
     with tempfile.TemporaryDirectory(prefix="bench-cookie-") as folder:
         began = time.perf_counter()
-        played = sim.play_at_console(args, load_profile(), Path(folder), actors=[count])
+        played = sim.play(args, load_profile(), Path(folder), actors=[count])
         seconds = time.perf_counter() - began
         if not played.people.finished:
             raise SystemExit(f"{name}: the game did not finish ({played.reason})")

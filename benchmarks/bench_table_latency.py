@@ -216,10 +216,7 @@ def play(game: str, chosen: argparse.Namespace) -> Result:
     plain, sim.Runtime = sim.Runtime, TimedRuntime  # type: ignore[misc]
     try:
         with tempfile.TemporaryDirectory(prefix="bench-latency-") as folder:
-            if game == "kogworks":
-                played: Any = sim.play(args, load_profile(), Path(folder))
-            else:
-                played = sim.play_at_console(args, load_profile(), Path(folder))
+            played: Any = sim.play(args, load_profile(), Path(folder))
     finally:
         sim.Runtime = plain  # type: ignore[misc]
     elapsed = time.perf_counter() - started

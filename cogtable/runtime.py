@@ -25,9 +25,12 @@ so.
 A part that is missing or fails (no camera, the Pico unplugged, no GPIO) is
 reported as a status and retried; it never stops the runtime.
 
-With a mock ``world`` the camera thread also moves the world's simulated time
-one frame per frame and waits until the controller has handled each input it
-put, so a mock game runs in lock step and a seed repeats it.
+The runtime imports no mock: a command injects it. With a simulated ``world``
+(:class:`SimulatedTable`) the camera thread also moves the world's simulated
+time one frame per frame and waits until the controller has handled each input
+it put, so a mock game runs in lock step and a seed repeats it; the mock's
+hands (``cogtable.mock.hands``) press its buttons from outside. A profile whose
+camera is ``synthetic`` is filmed by the injected ``synthetic`` camera.
 
 The journal belongs to the thread that built the runtime: call :meth:`run`
 from that thread (the controller runs in it).
@@ -45,7 +48,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
 from cogtable.camera_picture import CameraPicture
@@ -59,15 +62,14 @@ from cogtable.files import ensure_folder
 from cogtable.game_choice import GameChoice, choose, refereeable
 from cogtable.inputs import (
     ButtonPressed,
-    ConsoleCommand,
     DiceRolled,
     Input,
     PartStatus,
     Shutdown,
 )
 from cogtable.journal import Journal
-from cogtable.mock.world import MockWorld
 from cogtable.outputs import FanOut, LastFrame, PicoRenderer
+from cogtable.reading_plan import ReadingPlan
 from cogtable.screen import TableScreen
 from cogtable.sensors import Sensors
 from cogtable.table import GameTable
@@ -86,10 +88,6 @@ Clock = Callable[[], float]
 
 PRESS_TIMEOUT_S = 3.0
 """How long a simulated press or a typed line waits for the controller to handle it."""
-RELEASE_SETTLE_S = 0.04
-"""After a simulated press, the release must outlast the firmware's debounce (``DEBOUNCE_MS``)."""
-PICO_HOLD_S = 0.8
-"""The firmware's hold time (``HOLD_MS``): a press this long reports HELD."""
 CAMERA_RETRY_S = 1.0
 CONSOLE_POLL_S = 0.25
 """How often the state folder's console is looked at for answers (``cogtable answer``)."""
@@ -102,6 +100,24 @@ STOP_FLUSH_S = 0.5
 JOURNAL_NAME = "journal.sqlite3"
 GPIO_DIE = -1
 """The die number of a roll made by the Pi for its GPIO roll button (Pico dice count from 0)."""
+
+
+class SimulatedTable(Protocol):
+    """A simulated physical table the runtime films in lock step (the mock's, injected)."""
+
+    seed: int
+
+    def tick(self) -> object:
+        """Move the world on by one camera frame (its people act)."""
+        ...
+
+    def camera_for(self, size: tuple[int, int]) -> Any:
+        """The camera that films this world at ``size``."""
+        ...
+
+
+SyntheticCamera = Callable[[Profile, tuple[int, int]], Any]
+"""Opens the camera of a profile whose source is ``synthetic`` (a command injects it)."""
 
 
 class HandledLog:
@@ -178,8 +194,9 @@ class Runtime:
         *,
         clock: Clock = time.monotonic,
         quiet: bool = False,
-        world: MockWorld | None = None,
+        world: SimulatedTable | None = None,
         game: GameChoice | None = None,
+        synthetic: SyntheticCamera | None = None,
     ) -> None:
         self.profile = profile
         self.choice = game or choose(profile)
@@ -188,6 +205,7 @@ class Runtime:
         self.clock = clock
         self.quiet = quiet
         self.world = world
+        self.synthetic = synthetic
         self.letters: LetterClassifier | None = None
         """Read letter tiles with this classifier instead of the profile's (the mock owner's)."""
         self.inputs: queue.SimpleQueue[Input] = queue.SimpleQueue()
@@ -200,8 +218,6 @@ class Runtime:
         self._threads: list[threading.Thread] = []
         self._visible: Frame | None = None
         self._frozen = False
-        self._pico_gone_said = False
-        """Whether this outage of the simulated Pico was logged (once; again after it is back)."""
         self.geometry = board_geometry(profile)
         self.calibration = camera_calibration(profile)
         self.journal = Journal(self.state_dir / JOURNAL_NAME)
@@ -224,12 +240,15 @@ class Runtime:
         self.screen = None if self.quiet else TableScreen()
         self.renderer = FanOut(self._renderers())
         self.table = self._make_table()
+        self.plans = self.table.plans
+        """What the camera thread reads (the controller publishes it; the camera reads only it)."""
 
     # -- building ----------------------------------------------------------------
 
     def _make_link(self) -> tuple[Simulator | None, pico.Link | None]:
         port = self.profile.serial.port
-        simulator = Simulator() if port == "sim" else None
+        seed = self.world.seed if self.world is not None else None  # a seeded run rolls alike
+        simulator = Simulator(dice_seed=seed) if port == "sim" else None
         path = simulator.port if simulator is not None else port
         return simulator, pico.Link(path, on_status=self._link_status)
 
@@ -318,7 +337,12 @@ class Runtime:
         """Put one input on the queue (any thread)."""
         self.inputs.put(item)
 
-    # -- what people at the table see and press (the mock table) ----------------------
+    @property
+    def stopping(self) -> threading.Event:
+        """Set once :meth:`stop` began: a producer waiting on the controller gives up."""
+        return self._stop
+
+    # -- what people at the table see -------------------------------------------------
 
     def visible_frame(self) -> Frame | None:
         """The LED frame the table physically shows (frozen while the Pico is unplugged)."""
@@ -331,97 +355,32 @@ class Runtime:
     def _ever_connected(self) -> bool:
         return self.link is not None and self.link.info is not None
 
-    def press(self, seat: int | None, kind: str, held: bool = False) -> bool:
-        """Press a button on the simulated Pico; True once the controller has handled it."""
-        button = next((b for b, key in self.buttons.items() if key == (seat, kind)), None)
-        if button is None or not self._simulated_pico_ready():
-            return False
-
-        def push(simulator: Simulator) -> None:
-            simulator.press(button)
-            time.sleep(PICO_HOLD_S + 0.15 if held else 0.06)
-            simulator.release(button)
-
-        wanted = ButtonPressed(kind, seat, held)  # type: ignore[arg-type]
-        return self._on_simulated_pico(push, lambda item: item == wanted)
-
-    def roll(self, die: int = 0) -> bool:
-        """Press the simulated Pico's roll button of die ``die``; True once the roll is handled."""
-        if die not in self.profile.dice.pico or not self._simulated_pico_ready():
-            return False
-        rolled = lambda item: isinstance(item, DiceRolled) and item.die == die  # noqa: E731
-        return self._on_simulated_pico(lambda simulator: simulator.press_roll(die), rolled)
-
-    def _simulated_pico_ready(self) -> bool:
-        connected = self.link is not None and self.link.status == pico.Status.CONNECTED
-        return self.simulator is not None and connected
-
-    def _on_simulated_pico(
-        self, act: Callable[[Simulator], object], match: Callable[[Input], bool]
-    ) -> bool:
-        """Do ``act`` on the simulated Pico; True once an input ``match`` has been handled.
-
-        Returns only after the release has outlasted the firmware's debounce,
-        so the next press of the same button counts.
-        """
-        assert self.simulator is not None
-        mark = self.handled.count
-        try:
-            act(self.simulator)
-        except SimulatorError as error:
-            self._pico_gone(error)
-            return False
-        handled = self.handled.wait_for(match, mark, PRESS_TIMEOUT_S, self._stop)
-        time.sleep(RELEASE_SETTLE_S)
-        return handled
-
-    def _pico_gone(self, error: SimulatorError) -> None:
-        """A press on a simulated Pico that stopped did not happen (as on one unplugged).
-
-        It stops with the run (Ctrl-C reaches the firmware process too; :meth:`stop`
-        closes it): a note, not a failure of the thread that pressed.
-        """
-        if self._pico_gone_said:  # the people press again every frame: thousands of lines
-            log.debug("a button on the simulated Pico was not pressed: %s", error)
-            return
-        self._pico_gone_said = True
-        level = logging.INFO if self._stop.is_set() else logging.WARNING
-        log.log(level, "a button on the simulated Pico was not pressed: %s", error)
-
     def shown_status(self) -> dict[str, Any]:
         """The table's status as its screen last showed it (safe from any thread)."""
         return dict(self.table.published)
 
     def stuck_words(self) -> str:
-        """What the table waits for, and a Pico link that is not connected (a run that gave up).
+        """What the table waits for, as it says so itself (a run that gave up).
 
-        A mock run that never ends says why in words a person can act on: the
-        request nobody answered, or a simulated Pico whose firmware died.
+        A mock run that never ends says why in the table's own words
+        (:mod:`cogtable.waits`): the request nobody answered, the board that
+        differs, the camera that cannot tell, or a simulated Pico whose firmware
+        died; what it sees; how to put it right.
         """
         status = self.shown_status()
         asks = [f"{ask['purpose']} ({ask['route']})" for ask in status.get("waiting_for", [])]
         clues = [f"the table waits for {', '.join(asks)}"] if asks else []
         if status.get("waiting"):
             clues.append(f"the camera: {status['waiting']}")
-        if self.link is not None and self.link.status != pico.Status.CONNECTED:
+        wait = status.get("wait")
+        if wait:
+            clues.append(
+                f"for {wait['seconds']:.0f} s it expected {wait['expected']},"
+                f" sees {wait['seen']}; to go on: {wait['remedy']}"
+            )
+        elif self.link is not None and self.link.status != pico.Status.CONNECTED:
             clues.append(f"the Pico link is {self.link.status.value}")
         return "; ".join(clues)
-
-    def console(self, line: ConsoleCommand) -> bool:
-        """Type a line at the table's console; True once the controller has handled it."""
-        mark = self.handled.count
-        self.put(line)
-        return self.handled.wait_for(lambda done: done is line, mark, PRESS_TIMEOUT_S, self._stop)
-
-    def die_leds(self) -> list[tuple[int, int, int]] | None:
-        """The simulated Pico's LED chain, dice faces included (None without one, or stopped)."""
-        if self.simulator is None or not self._ever_connected():
-            return None
-        try:
-            return self.simulator.leds()
-        except SimulatorError as error:
-            self._pico_gone(error)
-            return None
 
     # -- the Pico ------------------------------------------------------------------
 
@@ -443,8 +402,6 @@ class Runtime:
 
     def _link_status(self, status: pico.Status) -> None:
         connected = status == pico.Status.CONNECTED
-        if connected:
-            self._pico_gone_said = False
         if not connected and not self._frozen:
             self._visible = self.pico.shown if self.pico and self._ever_connected() else None
         self._frozen = not connected
@@ -490,12 +447,18 @@ class Runtime:
             self.put(Shutdown(f"the camera thread failed: {type(error).__name__}: {error}"))
 
     def _read_camera(self) -> None:
+        """Read what the controller's latest :class:`ReadingPlan` says, frame by frame.
+
+        Only the published plan is read here, never the table's state, which the
+        controller thread changes meanwhile.
+        """
         camera, part = None, CameraPart(self.offer)
         sight: PegSight | PartsSight | CardsSight | None = None
         while not self._stop.is_set():
-            regions = self.table.adapter.regions_for(self.table.state)
+            plan = self.plans.current
+            regions = plan.regions
             if not regions:
-                sight = self._idle_frame(part, sight)
+                sight = self._idle_frame(part, plan)
                 continue
             if camera is None:
                 camera = self._open_camera(part)
@@ -514,9 +477,9 @@ class Runtime:
         if camera is not None:
             camera.close()
 
-    def _idle_frame(self, part: CameraPart, sight: Any) -> None:
+    def _idle_frame(self, part: CameraPart, plan: ReadingPlan) -> None:
         """The game reads nothing from the camera: say so once; the mock world's time goes on."""
-        part.report("not used", self.table.adapter.camera_note or "this game reads nothing")
+        part.report("not used", plan.note or "this game reads nothing")
         if self.world is None:
             self._stop.wait(FRAME_PERIOD_S)
         else:
@@ -546,7 +509,7 @@ class Runtime:
 
     def _explanations(self) -> Explanations | None:
         """What the board may show next, as the controller thread last published it."""
-        return self.table.explanations
+        return self.plans.current.explanations
 
     def _cards_reader(self, regions: Sequence[CameraRegion]) -> Any:
         """The card reader for the profile's card mat."""
@@ -577,12 +540,20 @@ class Runtime:
         source = self.profile.camera.source
         size = self.profile.camera.resolution
         if source == "synthetic":
-            return (self.world or MockWorld(geometry=self.geometry)).camera_for(size)
+            return self._synthetic_camera(size)
         if isinstance(source, int):
             return CameraSource.usb(source, size)
         if source == "picamera2":
             return PiCameraSource(size)
         return open_source(str(source), size)
+
+    def _synthetic_camera(self, size: tuple[int, int]) -> Any:
+        """The simulated world's camera, or the injected one; none without either."""
+        if self.world is not None:
+            return self.world.camera_for(size)
+        if self.synthetic is None:
+            raise SourceError("the synthetic camera films the mock table; none was given")
+        return self.synthetic(self.profile, size)
 
     def offer(self, item: Input, seen_at: float | None = None) -> None:
         """A camera input: queued; with a mock world, wait until the controller handled it."""

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 
 from cogtable.errors import UserError
+from cogtable.fleet.attach import (
+    FleetFlags,
+    add_fleet_arguments,
+    check_fleet_arguments,
+    publishing,
+)
+from cogtable.mock.camera import still_table
 from cogtable.service import install, logs
 from cogtable.service.notify import Notifier
-from cogtable.service.runner import Service, default_state_dir
+from cogtable.service.runner import Service, default_state_dir, read_profile
 
 NAME = "service"
 HELP = "Install, uninstall or run cogtable as a systemd kiosk service."
@@ -44,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument(
         "--game", help="the game to referee (default: the profile's [table] game)"
     )
+    add_fleet_arguments(run_parser)
     run_parser.set_defaults(service_action=_run)
     uninstall = actions.choices["uninstall"]
     uninstall.add_argument("--purge", action="store_true", help="also remove profile and journal")
@@ -84,4 +93,14 @@ def _root(root: Path) -> Path:
 def _run(args: argparse.Namespace) -> int:
     logs.configure()
     state_dir = args.state_dir or default_state_dir()
-    return Service(args.profile, state_dir, Notifier(), game=args.game).run()
+    fleet = FleetFlags(args.broker, args.venue, args.table_id)
+    check_fleet_arguments(fleet, read_profile(args.profile))  # one line, before anything starts
+    service = Service(
+        args.profile,
+        state_dir,
+        Notifier(),
+        game=args.game,
+        synthetic=still_table,
+        beside=functools.partial(publishing, fleet),
+    )
+    return service.run()

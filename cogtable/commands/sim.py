@@ -1,24 +1,20 @@
 """``cogtable sim GAME``: whole games on the mock table, no hardware needed.
 
-``cogtable sim kogworks``:
+Simulated people play on a simulated table; the synthetic camera films it,
+the real firmware runs on a simulated Pico behind a pseudo-terminal, and the
+real controller referees: every action is read from the camera, the buttons
+or the console, journaled and answered on the LEDs, which the people read to
+know whether it counted. They sometimes try something illegal and put it
+right, and sometimes hold undo.
 
-Two simulated people play on a simulated board. The synthetic camera films
-it, the real firmware runs on a simulated Pico behind a pseudo-terminal, and
-the real controller referees: every move is read from the camera, journaled
-and answered on the LEDs, which the people read to know whether a move
-counted. They sometimes try an illegal move and put it right when the LEDs
-blink red, and sometimes hold undo.
+One loop plays every game. What differs is the table the game is read on
+(:class:`MockTable`): a peg disk (:class:`DiskTable`: the peg-disk people of
+:mod:`cogtable.mock.people.kogworks` on a :class:`~cogtable.mock.world.MockWorld`),
+or anything else (:class:`KitTable`: a kit's people of
+``cogtable.mock.people.<game>`` laying pieces and cards on printed parts or a
+card mat, and :mod:`cogtable.mock.people.console` for what no camera sees).
 
-Every other game (``cog``, ``commissars``, ``cookie``) is played by the
-simulated people of ``cogtable.mock.people.<game>`` on the parts its adapter
-reads: C.O.G.'s printed board and mats, the card mat of the profile's
-``[cards]`` (``cogtable.mock.parts_world``, ``cogtable.mock.cards_world``;
-``--camera truth`` or ``render``). They lay pieces and cards with a hand over
-them, press their seat buttons, roll the simulated Pico's dice and answer at
-the console what no camera sees (:mod:`cogtable.mock.people.console`, which
-also plays a game whose parts the profile lacks).
-
-With ``--state-dir`` the journal and the physical board are kept there, so a
+With ``--state-dir`` the journal and the physical table are kept there, so a
 run that is killed carries on where the journal stands when started again.
 """
 
@@ -34,7 +30,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cogtable.board_setup import board_geometry
 from cogtable.card_mat_setup import card_mat
@@ -50,21 +46,22 @@ from cogtable.commands._seats import (
 )
 from cogtable.errors import UserError, data_fault
 from cogtable.files import check_folder
+from cogtable.fleet.attach import add_fleet_arguments, check_fleet_arguments, publishing
 from cogtable.game_choice import GameChoice, choose
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
 from cogtable.letter_teach import teach, teach_scene_frames
 from cogtable.mock.cards_world import CardsWorld
+from cogtable.mock.hands import Hands
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.people.console import ConsolePeople, ConsoleStyle
-from cogtable.mock.people.kogworks import People, Style, pieces_of
+from cogtable.mock.people.kogworks import People, Style, position_of
 from cogtable.mock.world import CAMERA_MODES, MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
 from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, ReaderKind
 from games.core import new_game
-from games.kogworks.board import ROW_COL
 from hardware.profile import ProfileError, load_profile
 from vision.cards.mat import standard_mat
 from vision.parts.letters import LetterClassifier
@@ -94,7 +91,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One sub-command per game, its options, and the seat convention below."""
     parser.epilog = CONVENTION
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True, title="games")
-    sub = games.add_parser("kogworks", help="Kogworks on the mock table", description=HELP)
+    for game in sorted(table_games(), key=lambda name: _readers(name) != {PEG_DISK}):
+        reads = _readers(game)
+        if reads == {PEG_DISK}:
+            _disk_game_arguments(games, game)
+            continue
+        sub = _console_game_arguments(games, game)
+        if reads in ({PRINTED_PARTS}, {CARD_MAT}):
+            _camera_arguments(sub, (1920, 1080), default="truth")
+
+
+def _disk_game_arguments(games: Any, game: str) -> None:
+    """Options of a game the people play on the peg disk: two seats, the camera, their habits."""
+    names = _seat_names(game)
+    sub = games.add_parser(game, help=f"{game} on the mock table", description=HELP)
     _common_arguments(sub, "keep journal and board here (resumable)")
     sub.add_argument(
         "--camera",
@@ -103,16 +113,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="render: draw and read every frame; truth: skip the pixels (fast)",
     )
     sub.add_argument("--size", type=_size, default=(640, 480), help="frame size WxH (640x480)")
-    add_players_argument(sub, 2, "always 2 (seat 1 Red, seat 2 Blue)", choices=(2,))
-    add_seat_arguments(sub, seat_rule("kogworks", STRONG_RED_RANDOM_BLUE), colours=("red", "blue"))
+    seats = ", ".join(f"seat {n} {name}" for n, name in enumerate(names, 1))
+    add_players_argument(sub, 2, f"always 2 ({seats})", choices=(2,))
+    colours = tuple(name.lower() for name in names)
+    add_seat_arguments(sub, seat_rule(game, STRONG_RED_RANDOM_BLUE), colours=colours)
     sub.add_argument("--illegal-rate", type=_rate, default=0.08, help="chance of an illegal try")
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
-    for game in table_games():
-        reads = _readers(game)
-        if reads != {PEG_DISK}:
-            sub = _console_game_arguments(games, game)
-        if reads in ({PRINTED_PARTS}, {CARD_MAT}):
-            _camera_arguments(sub, (1920, 1080), default="truth")
+
+
+def _seat_names(game: str) -> tuple[str, str]:
+    """The two seats' names of a peg-disk game (Red, Blue)."""
+    state = new_game(game, {}, 0)
+    return state.player_name(0), state.player_name(1)
 
 
 def _readers(game: str) -> set[ReaderKind]:
@@ -148,6 +160,7 @@ def _common_arguments(sub: argparse.ArgumentParser, state_help: str) -> None:
     sub.add_argument("--games", type=_game_count, default=1, help="games to play (default 1)")
     sub.add_argument("--state-dir", type=Path, help=state_help)
     sub.add_argument("--profile", type=Path, help="table profile (default: the mock table)")
+    add_fleet_arguments(sub)
 
 
 def _console_game_arguments(games: Any, game: str) -> argparse.ArgumentParser:
@@ -172,7 +185,7 @@ def _console_game_arguments(games: Any, game: str) -> argparse.ArgumentParser:
 EVERY_SEAT_STRONG = SeatDefaults(first=STRONG, others=STRONG)
 """Who sits in a seat no ``--seat`` names, in a mock run of a console game."""
 STRONG_RED_RANDOM_BLUE = SeatDefaults(first=STRONG, others=STRONG, per_seat=(STRONG, "random"))
-"""The same for ``sim kogworks``: two strong players take hundreds of moves to end a game."""
+"""The same for a peg-disk game: two strong players take hundreds of moves to end a game."""
 
 
 def seat_rule(game: str, defaults: SeatDefaults = EVERY_SEAT_STRONG) -> SeatRule:
@@ -196,12 +209,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, profile: Any, state_dir: Path) -> int:
-    reads = _readers(args.game)
-    if reads != {PEG_DISK}:  # printed parts the people lay pieces on, or only the console
-        played = play_at_console(args, profile, state_dir)
-        return report_console(played, state_dir)
     played = play(args, profile, state_dir)
-    return _report(played, state_dir, _result_line)
+    return report(played, state_dir)
 
 
 @dataclass
@@ -211,41 +220,137 @@ class Played:
     people: People | ConsolePeople
     runtime: Runtime
     reason: str
+    line: Callable[[Any, Any], str]
+    """One game's result line, as this table's people tell it."""
+
+
+class MockTable(Protocol):
+    """How one kind of table is simulated: its world, its people, what is kept of them."""
+
+    choice: GameChoice
+    world: Any
+
+    def seat(self, args: argparse.Namespace, runtime: Runtime) -> Any:
+        """The people, sat at the table the runtime referees (resumed where a run stopped)."""
+        ...
+
+    def saver(self, people: Any) -> Saver:
+        """Keeps the physical table and the people's memory on disk."""
+        ...
+
+    def line(self, people: Any) -> Callable[[Any, Any], str]:
+        """One game's result line."""
+        ...
 
 
 def play(
     args: argparse.Namespace,
     profile: Any,
     state_dir: Path,
-    actors: Sequence[Callable[[MockWorld, Runtime, People], object]] = (),
+    actors: Sequence[Callable[..., object]] = (),
 ) -> Played:
     """Run the mock table until the people are done; ``actors`` also act every frame (tests).
 
-    Every input (the frame size, a kept ``mock-world.json``) is checked before
-    anything is created in ``state_dir``.
+    Every input (the game, the seats, the frame size, a kept ``mock-world.json``)
+    is checked before anything is created in ``state_dir``.
     """
-    _check_readable(args.camera, args.size)
-    _style(args)  # a bad --seat is refused before anything is made
-    geometry = board_geometry(profile)
-    saved = _saved_board(state_dir / WORLD_FILE, args, geometry)
-    world = MockWorld(camera=args.camera, camera_size=args.size, seed=args.seed, geometry=geometry)
-    choice = choose(profile, "kogworks")
+    check_fleet_arguments(args, profile)
+    mock: MockTable
+    if _readers(args.game) == {PEG_DISK}:
+        mock = DiskTable(args, profile, state_dir)
+    else:
+        mock = KitTable(args, profile, state_dir)
+    world = mock.world
     runtime = Runtime(
-        profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
+        profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=mock.choice
     )
     try:
-        _check_resumed(runtime, choice, state_dir)
-        people = _people(args, runtime)
-        _set_up(state_dir / WORLD_FILE, saved, world, people, runtime)
-        world.actors += [people, Saver(state_dir / WORLD_FILE, people), Watchdog(people, runtime)]
-        world.actors += [
-            functools.partial(actor, runtime=runtime, people=people) for actor in actors
-        ]
+        _check_resumed(runtime, mock.choice, state_dir)
+        people = mock.seat(args, runtime)
+        world.actors += [people, mock.saver(people), Watchdog(people, runtime)]
+        world.actors += [functools.partial(a, runtime=runtime, people=people) for a in actors]
         runtime.start()
-        reason = runtime.run()
+        with publishing(args, profile, state_dir):
+            reason = runtime.run()
     finally:
         runtime.stop()
-    return Played(people, runtime, reason)
+    return Played(people, runtime, reason, mock.line(people))
+
+
+class DiskTable:
+    """A game read on the peg disk: two people moving cogs on a :class:`MockWorld`."""
+
+    def __init__(self, args: argparse.Namespace, profile: Any, state_dir: Path) -> None:
+        _check_readable(args.camera, args.size)
+        _style(args)  # a bad --seat is refused before anything is made
+        geometry = board_geometry(profile)
+        self.path = state_dir / WORLD_FILE
+        self.saved = _saved_board(self.path, args, geometry)
+        self.world = MockWorld(
+            camera=args.camera, camera_size=args.size, seed=args.seed, geometry=geometry
+        )
+        self.choice = choose(profile, args.game)
+
+    def seat(self, args: argparse.Namespace, runtime: Runtime) -> People:
+        """The two players, on the kept board, or at the journal's game, or afresh."""
+        people = _people(args, runtime)
+        _set_up(self.path, self.saved, self.world, people, runtime)
+        return people
+
+    def saver(self, people: People) -> Saver:
+        """Saves the board and the people whenever either changed."""
+        world = self.world
+
+        def kept() -> dict[str, Any]:
+            return {"world": world.to_json(), "people": people.to_json()}
+
+        return Saver(self.path, kept, lambda: (world.changes, *people.marker()))
+
+    def line(self, people: People) -> Callable[[Any, Any], str]:
+        """``game 1: Red won (...) after 17 moves; 1 illegal try put right, 0 undos``."""
+        return functools.partial(_result_line, people)
+
+
+class KitTable:
+    """Any other game: its kit's people on printed parts or a card mat, or at the console."""
+
+    def __init__(self, args: argparse.Namespace, profile: Any, state_dir: Path) -> None:
+        self.choice = choice = console_choice(args, profile)
+        _check_cards_readable(args, choice)
+        self.style = _console_style(args, choice)
+        self.path = state_dir / WORLD_FILE
+        self.remembered = _remembered(self.path, choice.game)
+        self.world = _world(args, profile, choice)
+        self.profile = profile
+        if self.remembered is not None:  # a broken kept table is refused before the journal
+            _restore_table(self.world, self.remembered, self.path)
+
+    def seat(self, args: argparse.Namespace, runtime: Runtime) -> ConsolePeople:
+        """The kit's people (the mock owner taught the letter reader first), resumed."""
+        runtime.letters = _owner_taught(self.world, self.profile)
+        people = _console_people(args, runtime, self.choice, self.style, self.world)
+        if self.remembered is not None:
+            people.restore(self.remembered)
+        _resume_console(runtime, self.choice, people, self.remembered is not None)
+        if people.finished:
+            people.on_finish(people)
+        return people
+
+    def saver(self, people: ConsolePeople) -> Saver:
+        """Saves what the people remember (and the parts on the table) whenever it changed."""
+        world, game = self.world, self.choice.game
+
+        def kept() -> dict[str, Any]:
+            data = people.to_json()
+            if isinstance(world, PartsWorld | CardsWorld):
+                data = {**data, "table": world.to_json()}
+            return {"game": game, "people": data}
+
+        return Saver(self.path, kept)
+
+    def line(self, people: ConsolePeople) -> Callable[[Any, Any], str]:
+        """``game 1: cog Red won (...) after 189 actions; 3 mistakes refused, 4 undos``."""
+        return functools.partial(_console_line, people)
 
 
 def _check_readable(camera: str, size: tuple[int, int]) -> None:
@@ -280,7 +385,7 @@ def _saved_board(path: Path, args: argparse.Namespace, geometry: Any) -> dict[st
     broken file is refused before the journal is created.
     """
     data = _load(path)
-    if data is None or (isinstance(data, dict) and data.get("game") not in (None, "kogworks")):
+    if data is None or (isinstance(data, dict) and data.get("game") not in (None, args.game)):
         return None
     try:
         MockWorld(geometry=geometry).restore(data["world"])
@@ -319,46 +424,6 @@ def console_choice(args: argparse.Namespace, profile: Any) -> GameChoice:
     if args.players is not None:
         options["players"] = args.players
     return choose(profile, args.game, options)
-
-
-def play_at_console(
-    args: argparse.Namespace,
-    profile: Any,
-    state_dir: Path,
-    actors: Sequence[Callable[[MockWorld, Runtime, ConsolePeople], object]] = (),
-) -> Played:
-    """Run the mock table for a game read by no camera until the people are done.
-
-    Every input (the game, the seats, a kept ``mock-world.json``) is checked
-    before anything is created in ``state_dir``.
-    """
-    choice = console_choice(args, profile)
-    _check_cards_readable(args, choice)
-    style = _console_style(args, choice)
-    remembered = _remembered(state_dir / WORLD_FILE, choice.game)
-    world = _world(args, profile, choice)
-    if remembered is not None:  # a broken kept table is refused before the journal is made
-        _restore_table(world, remembered, state_dir / WORLD_FILE)
-    runtime = Runtime(
-        profile, state_dir, clock=world.clock.now, quiet=args.quiet, world=world, game=choice
-    )
-    try:
-        _check_resumed(runtime, choice, state_dir)
-        runtime.letters = _owner_taught(world, profile)
-        people = _console_people(args, runtime, choice, style, world)
-        if remembered is not None:
-            people.restore(remembered)
-        _resume_console(runtime, choice, people, remembered is not None)
-        world.actors += [people, ConsoleSaver(state_dir / WORLD_FILE, people, choice.game, world)]
-        world.actors += [Watchdog(people, runtime)]  # type: ignore[arg-type]
-        world.actors += [functools.partial(a, runtime=runtime, people=people) for a in actors]
-        if people.finished:
-            people.on_finish(people)
-        runtime.start()
-        reason = runtime.run()
-    finally:
-        runtime.stop()
-    return Played(people, runtime, reason)
 
 
 def _resume_console(
@@ -462,40 +527,14 @@ def _console_people(
     def finish(done: ConsolePeople) -> None:
         runtime.put(Shutdown("the mock games are over"))
 
+    hands = Hands(runtime)
     try:
         if isinstance(world, PartsWorld | CardsWorld):  # the game's own people, who lay pieces
             people = importlib.import_module(f"cogtable.mock.people.{choice.game}").TablePeople
-            return people(runtime, choice, args.seed, style, args.games, say, finish, world=world)
-        return ConsolePeople(runtime, choice, args.seed, style, args.games, say, finish)
+            return people(hands, choice, args.seed, style, args.games, say, finish, world=world)
+        return ConsolePeople(hands, choice, args.seed, style, args.games, say, finish)
     except ValueError as error:
         raise UserError(str(error)) from error
-
-
-class ConsoleSaver:
-    """Keeps what the people remember of finished games on disk whenever it changes."""
-
-    def __init__(
-        self, path: Path, people: ConsolePeople, game: str, world: MockWorld | PartsWorld
-    ) -> None:
-        self.path = path
-        self.people = people
-        self.game = game
-        self.world = world
-        self.last: Any = None
-
-    def __call__(self, world: MockWorld | PartsWorld) -> None:
-        """Save if the games played (or the parts on the table) changed since the last frame."""
-        data = self.people.to_json()
-        if isinstance(self.world, PartsWorld | CardsWorld):
-            data = {**data, "table": self.world.to_json()}
-        if data != self.last:
-            self.last = data
-            save_json(self.path, {"game": self.game, "people": data})
-
-
-def report_console(played: Played, state_dir: Path) -> int:
-    """One line per console game played; 1 if the run stopped before the people were done."""
-    return _report(played, state_dir, functools.partial(_console_line, played.people))
 
 
 def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
@@ -510,7 +549,7 @@ def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
 
 
 def _style(args: argparse.Namespace) -> Style:
-    red, blue = seat_kinds(args, 2, seat_rule("kogworks", STRONG_RED_RANDOM_BLUE))
+    red, blue = seat_kinds(args, 2, seat_rule(args.game, STRONG_RED_RANDOM_BLUE))
     return Style((red, blue), args.illegal_rate, args.undo_rate)
 
 
@@ -524,7 +563,8 @@ def _people(args: argparse.Namespace, runtime: Runtime) -> People:
     def finish(done: People) -> None:
         runtime.put(Shutdown("the mock games are over"))
 
-    people = People(runtime.visible_frame, runtime, args.seed, style, args.games, say, finish)
+    hands = Hands(runtime)
+    people = People(hands.visible_frame, hands, args.seed, style, args.games, say, finish)
     return people
 
 
@@ -541,7 +581,7 @@ def _set_up(
     history = list(runtime.table.state.history)
     if history:
         people.restore({**people.to_json(), "history": [a.to_json() for a in history]}, 0)
-        world.arrange(_position(people))
+        world.arrange(position_of(people.memory))
         people.say(f"laying out the journal's game: {len(history)} moves")
 
 
@@ -569,25 +609,30 @@ def _load(saved: Path) -> dict[str, Any] | None:
         raise UserError(f"cannot read the mock board {saved}: {error}") from error
 
 
-def _position(people: People) -> dict[tuple[int, int], str | None]:
-    pieces = pieces_of(people.memory)
-    return {peg: pieces.get(peg) for peg in ROW_COL}
-
-
 class Saver:
-    """Keeps the physical board and the people's memory on disk whenever either changes."""
+    """Keeps what a run must remember (the table, the people) on disk whenever it changes.
 
-    def __init__(self, path: Path, people: People) -> None:
+    ``marker`` says cheaply when it changed (default: what is kept itself).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        kept: Callable[[], dict[str, Any]],
+        marker: Callable[[], Any] | None = None,
+    ) -> None:
         self.path = path
-        self.people = people
-        self.last: tuple[Any, ...] = ()
+        self.kept = kept
+        self.marker = marker
+        self.last: Any = None
 
-    def __call__(self, world: MockWorld) -> None:
+    def __call__(self, world: Any) -> None:
         """Save if anything changed since the last frame."""
-        marker = (world.changes, *self.people.marker())
+        data = self.kept() if self.marker is None else None
+        marker = data if self.marker is None else self.marker()
         if marker != self.last:
             self.last = marker
-            save_json(self.path, {"world": world.to_json(), "people": self.people.to_json()})
+            save_json(self.path, data if data is not None else self.kept())
 
 
 class Watchdog:
@@ -609,24 +654,24 @@ class Watchdog:
             )
 
 
-def _report(played: Played, state_dir: Path, line: Callable[[Any, Any], str]) -> int:
-    """One ``line`` per game the people played; 1 if the run stopped before they were done."""
+def report(played: Played, state_dir: Path) -> int:
+    """One line per game the people played; 1 if the run stopped before they were done."""
     people = played.people
     with Journal(state_dir / JOURNAL_NAME) as journal:
         games = journal.games()
     finished = [game for game in games if game.status == "finished"]
     for log, game in zip(people.played, finished[-len(people.played) :], strict=False):
-        print(line(game, log))
+        print(played.line(game, log))
     if not people.finished:
         print(f"cogtable sim: stopped before the end: {played.reason}", file=sys.stderr)
         return 1
     return 0
 
 
-def _result_line(game: Any, log: Any) -> str:
+def _result_line(people: People, game: Any, log: Any) -> str:
     outcome = game.outcome or {}
     winners = outcome.get("winners") or []
-    who = " and ".join(("Red", "Blue")[w] for w in winners) or "nobody"
+    who = " and ".join(people.memory.player_name(w) for w in winners) or "nobody"
     how = outcome.get("reason", "")
     return (
         f"game {game.id}: {who} won{f' ({how})' if how else ''} after {game.actions} moves; "

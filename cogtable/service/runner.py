@@ -19,6 +19,7 @@ the journal), a broken one is reported and the table runs on unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cogtable.board_setup import board_geometry, camera_calibration
 from cogtable.errors import UserError
@@ -37,6 +38,9 @@ from cogtable.inputs import Shutdown
 from cogtable.service.notify import Notifier
 from cogtable.service.waiting import WAITING, WaitingLeds, calibration_problem, waiting_status
 from hardware.profile import Profile, ProfileError, load_profile
+
+if TYPE_CHECKING:
+    from cogtable.runtime import SyntheticCamera
 
 log = logging.getLogger("cogtable.service")
 
@@ -55,6 +59,15 @@ REWRITE_SECONDS = 1.0
 """An unchanged status is written again this often (its ``updated`` time shows a live table)."""
 WAIT_POLL_S = 0.25
 """While waiting for a calibration: how often signals and the calibration file are looked at."""
+
+
+Beside = Callable[[Profile, Path], contextlib.AbstractContextManager[object]]
+"""Something that runs while the table plays, given the profile and the state folder."""
+
+
+def nothing_beside(profile: Profile, state_dir: Path) -> contextlib.AbstractContextManager[object]:
+    """Nothing runs beside the table."""
+    return contextlib.nullcontext()
 
 
 def read_profile(path: Path | None) -> Profile:
@@ -131,9 +144,16 @@ class Service:
         profile_path: Path | None,
         state_dir: Path,
         notifier: Notifier,
+        *,
         game: str | None = None,
+        synthetic: SyntheticCamera | None = None,
+        beside: Beside = nothing_beside,
     ) -> None:
         self.profile_path = profile_path
+        self.beside = beside
+        """Runs beside the table while it plays (``service run``: the fleet's publisher)."""
+        self.synthetic = synthetic
+        """Films a profile whose camera is ``synthetic`` (the mock table's, from the command)."""
         self.game = game
         """The game to referee instead of the profile's (``--game``)."""
         self.state_dir = state_dir
@@ -190,7 +210,8 @@ class Service:
     def _run_once(self, profile: Profile) -> str:
         from cogtable.runtime import Runtime
 
-        runtime = Runtime(profile, self.state_dir, quiet=True, game=choose(profile, self.game))
+        game = choose(profile, self.game)
+        runtime = Runtime(profile, self.state_dir, quiet=True, game=game, synthetic=self.synthetic)
         status = StatusWriter(self.state_dir, runtime.status)
         try:
             runtime.start()
@@ -200,7 +221,8 @@ class Service:
             ready = _describe(runtime.status())
             self.notifier.ready(ready)
             log.info("ready: %s", ready)
-            return str(runtime.run(heartbeat=self._heartbeat(status)))
+            with self.beside(profile, self.state_dir):
+                return str(runtime.run(heartbeat=self._heartbeat(status)))
         finally:
             self.runtime = None
             runtime.stop()

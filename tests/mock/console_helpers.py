@@ -64,10 +64,8 @@ class ConsoleRun:
     def run(self) -> ConsoleRun:
         args = build_parser().parse_args(["sim", *self.argv, "--quiet"])
         started = time.perf_counter()
-        self.played = sim.play_at_console(
-            args, load_profile(), self.state_dir, [self.guard, *self.actors]
-        )
-        self.exit_status = sim.report_console(self.played, self.state_dir)
+        self.played = sim.play(args, load_profile(), self.state_dir, [self.guard, *self.actors])
+        self.exit_status = sim.report(self.played, self.state_dir)
         self.seconds = time.perf_counter() - started
         return self
 

@@ -51,6 +51,6 @@ def console_runs(
     for name, argv in runs.items():
         folder = folders.mktemp(f"{game}-{name}")
         args = build_parser().parse_args(["sim", game, *argv, "--quiet"])
-        played = sim.play_at_console(args, load_profile(), folder)
-        done[name] = ConsoleRun(played, sim.report_console(played, folder), folder)
+        played = sim.play(args, load_profile(), folder)
+        done[name] = ConsoleRun(played, sim.report(played, folder), folder)
     return done

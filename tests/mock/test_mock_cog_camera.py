@@ -45,7 +45,7 @@ def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
     argv += ["--camera", "render"]
     args = build_parser().parse_args([*argv, "--mistake-rate", "0.2"])
     stop = StopAfter()
-    played = sim.play_at_console(args, load_profile(), tmp_path, actors=[stop])
+    played = sim.play(args, load_profile(), tmp_path, actors=[stop])
     assert played.runtime.letters is not None, "the mock owner taught the reader first"
     assert len(played.runtime.letters.owner_samples()[1]) >= 26
     with Journal(tmp_path / JOURNAL_NAME) as journal:

@@ -102,7 +102,7 @@ def test_a_rendered_mat_too_small_to_read_is_refused_before_anything_is_made(
     argv = ["sim", "cookie", "--camera", "render", "--size", "320x240", "--quiet"]
     args = build_parser().parse_args(argv)
     with pytest.raises(UserError, match="too small to read") as refused:
-        sim.play_at_console(args, load_profile(), tmp_path)
+        sim.play(args, load_profile(), tmp_path)
     assert "\n" not in str(refused.value) and list(tmp_path.iterdir()) == []
 
 
@@ -111,7 +111,7 @@ def test_a_broken_kept_mat_is_refused_before_the_journal_is_made(tmp_path: Path)
     (tmp_path / sim.WORLD_FILE).write_text(json.dumps({"game": "cookie", "people": kept}))
     args = build_parser().parse_args(["sim", "cookie", "--quiet"])
     with pytest.raises(UserError, match="no zone 'seat9'"):
-        sim.play_at_console(args, load_profile(), tmp_path)
+        sim.play(args, load_profile(), tmp_path)
     assert [path.name for path in tmp_path.iterdir()] == [sim.WORLD_FILE]
 
 
@@ -136,7 +136,7 @@ def test_without_a_card_mat_the_cookie_is_played_at_the_console(tmp_path: Path) 
     )
     folder = tmp_path / "state"
     folder.mkdir()
-    played = sim.play_at_console(args, load_profile(bare), folder)
-    assert sim.report_console(played, folder) == 0
+    played = sim.play(args, load_profile(bare), folder)
+    assert sim.report(played, folder) == 0
     assert not isinstance(played.people, CookieTablePeople)
     assert set(_journal(folder)[2]) <= {"console", "button"}

@@ -43,7 +43,7 @@ def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
     argv += ["--camera", "render", "--size", "1280x720", "--undo-rate", "0"]
     args = build_parser().parse_args(argv)
     stop = StopAfter()
-    played = sim.play_at_console(args, load_profile(), tmp_path, actors=[stop])
+    played = sim.play(args, load_profile(), tmp_path, actors=[stop])
     with Journal(tmp_path / JOURNAL_NAME) as journal:
         rows = journal.connection.execute("SELECT source FROM actions ORDER BY ply").fetchall()
     history = played.runtime.table.state.history

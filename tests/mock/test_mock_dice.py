@@ -16,6 +16,7 @@ from typing import Any
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ButtonPressed, DiceRolled, Shutdown
 from cogtable.journal import Journal
+from cogtable.mock.hands import Hands
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.world import MockWorld
 from cogtable.runtime import GPIO_DIE, JOURNAL_NAME, Runtime
@@ -31,10 +32,11 @@ ROLL_PIN = 17
 
 
 class Steps:
-    """The test's steps, one a frame in the camera thread, then a shutdown."""
+    """The test's steps, one a frame in the camera thread (the people's hands), then a shutdown."""
 
-    def __init__(self, runtime: Runtime, steps: list[Callable[[Runtime], object]]) -> None:
+    def __init__(self, runtime: Runtime, steps: list[Callable[[Hands], object]]) -> None:
         self.runtime = runtime
+        self.hands = Hands(runtime)
         self.steps = steps
         self.results: list[Any] = []
         self.error: BaseException | None = None
@@ -44,7 +46,7 @@ class Steps:
             return
         step = self.steps.pop(0)
         try:
-            self.results.append(step(self.runtime))
+            self.results.append(step(self.hands))
         except BaseException as error:  # reported by the test, in its own thread
             self.error = error
             self.steps.clear()
@@ -53,7 +55,7 @@ class Steps:
 
 
 def run_steps(
-    state_dir: Path, steps: list[Callable[[Runtime], object]], profile: Profile | None = None
+    state_dir: Path, steps: list[Callable[[Hands], object]], profile: Profile | None = None
 ) -> list[Any]:
     """Run a mock C.O.G. table until the steps are done; what each step returned."""
     profile = profile or load_profile()
@@ -83,14 +85,14 @@ def journal_rows(state_dir: Path) -> list[tuple[int, str, str]]:
     return [tuple(row) for row in rows]
 
 
-def asked(runtime: Runtime) -> dict[str, Any]:
-    status = runtime.shown_status()
+def asked(hands: Hands) -> dict[str, Any]:
+    status = hands.shown_status()
     return {"ply": status["ply"], "asked": status["waiting_for"], "message": status["message"]}
 
 
-def pips(runtime: Runtime) -> int:
+def pips(hands: Hands) -> int:
     """The pips die 0's LED face shows on the simulated Pico."""
-    leds = runtime.die_leds()
+    leds = hands.die_leds()
     assert leds is not None
     (first,) = [first for number, _, first, _ in DICE if number == 0]
     return sum(1 for colour in leds[first : first + 7] if any(colour))
@@ -101,10 +103,10 @@ def test_the_picos_die_answers_the_die_request(tmp_path: Path) -> None:
         tmp_path,
         [
             asked,
-            lambda runtime: runtime.roll(0),
+            lambda hands: hands.roll(0),
             pips,
             asked,
-            lambda runtime: runtime.roll(0),  # nothing asks for a die now
+            lambda hands: hands.roll(0),  # nothing asks for a die now
             asked,
         ],
     )
@@ -125,10 +127,10 @@ def test_the_same_button_pressed_twice_in_a_row_is_taken_twice(tmp_path: Path) -
     results = run_steps(
         tmp_path,
         [
-            lambda runtime: runtime.press(1, "confirm"),
-            lambda runtime: runtime.press(1, "confirm"),
-            lambda runtime: runtime.press(1, "pass"),
-            lambda runtime: runtime.press(1, "pass"),
+            lambda hands: hands.press(1, "confirm"),
+            lambda hands: hands.press(1, "confirm"),
+            lambda hands: hands.press(1, "pass"),
+            lambda hands: hands.press(1, "pass"),
             asked,
         ],
     )
@@ -143,15 +145,16 @@ def roll_pin_profile() -> Profile:
     return parse_profile(text, "mock with a roll pin")
 
 
-def press_roll_pin(runtime: Runtime) -> bool:
+def press_roll_pin(hands: Hands) -> bool:
     """Drive the roll button's mock pin low and high; True once the roll was handled."""
+    runtime = hands.runtime
     assert runtime.gpio_buttons is not None, runtime.status()["parts"]
     pin = runtime.gpio_buttons.button(None, "roll").pin
     mark = runtime.handled.count
     pin.drive_low()
     pin.drive_high()
     rolled = lambda item: isinstance(item, DiceRolled) and item.die == GPIO_DIE  # noqa: E731
-    return runtime.handled.wait_for(rolled, mark, 5.0, runtime._stop)
+    return runtime.handled.wait_for(rolled, mark, 5.0, runtime.stopping)
 
 
 def test_a_gpio_roll_button_answers_the_die_request(tmp_path: Path) -> None:
@@ -169,14 +172,15 @@ def test_a_gpio_roll_button_answers_the_die_request(tmp_path: Path) -> None:
 def test_a_gpio_seat_button_is_a_seat_press(tmp_path: Path) -> None:
     """Seat 1's confirm on GPIO (pin 5 on the mock table) reaches the table as that seat's."""
 
-    def press_confirm_pin(runtime: Runtime) -> bool:
+    def press_confirm_pin(hands: Hands) -> bool:
+        runtime = hands.runtime
         assert runtime.gpio_buttons is not None
         pin = runtime.gpio_buttons.button(0, "confirm").pin
         mark = runtime.handled.count
         pin.drive_low()
         pin.drive_high()
         wanted = ButtonPressed("confirm", 0, False)
-        return runtime.handled.wait_for(lambda item: item == wanted, mark, 5.0, runtime._stop)
+        return runtime.handled.wait_for(lambda item: item == wanted, mark, 5.0, runtime.stopping)
 
     handled, after = run_steps(tmp_path, [press_confirm_pin, asked])
     assert handled is True
@@ -188,7 +192,8 @@ def test_an_answer_left_by_cogtable_answer_reaches_the_running_table(tmp_path: P
     from cogtable.console_inbox import Inbox
     from cogtable.inputs import ConsoleCommand
 
-    def post_and_wait(runtime: Runtime) -> int:
+    def post_and_wait(hands: Hands) -> int:
+        runtime = hands.runtime
         key = runtime.shown_status()["waiting_for"][0]["key"]
         Inbox(runtime.state_dir).post(ConsoleCommand("5", None, key))
         Inbox(runtime.state_dir).post(ConsoleCommand("5", None, key))  # the same answer twice

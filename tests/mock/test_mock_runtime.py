@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 
 from cogtable.inputs import Shutdown
+from cogtable.mock.camera import still_table
 from cogtable.runtime import Runtime
 from hardware.profile import load_profile
 
 
 def test_the_service_api_starts_syncs_reports_and_stops(tmp_path: Path) -> None:
-    runtime = Runtime(load_profile(), tmp_path / "state", quiet=True)
+    runtime = Runtime(load_profile(), tmp_path / "state", quiet=True, synthetic=still_table)
     beats = []
     seen: dict[str, object] = {}
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.runtime import Runtime
+from cogtable.mock.hands import Hands
 from firmware_bridge import link as pico
 from tests.mock.test_mock_dice import run_steps
 
@@ -62,14 +62,14 @@ def test_a_sim_signalled_during_a_press_stops_without_a_traceback(
     assert done.stderr.strip() == "", said
 
 
-def closed_during_a_press(runtime: Runtime) -> bool:
+def closed_during_a_press(hands: Hands) -> bool:
     """The simulated Pico stops while a button is held down; whether the press counted."""
-    simulator = runtime.simulator
+    simulator = hands.runtime.simulator
     assert simulator is not None
     closing = threading.Timer(0.05, simulator.close)
     closing.start()
     try:
-        return runtime.press(1, "confirm", held=True)
+        return hands.press(1, "confirm", held=True)
     finally:
         closing.join()
 
@@ -78,15 +78,15 @@ def test_a_press_on_a_simulated_pico_that_stopped_did_not_happen(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """It says so once: people press every frame, and thousands of lines would bury the news."""
-    caplog.set_level(logging.DEBUG, logger="cogtable.runtime")
+    caplog.set_level(logging.DEBUG, logger="cogtable.mock.hands")
     pressed, during, after, rolled, leds = run_steps(
         tmp_path,
         [
-            lambda runtime: runtime.press(1, "confirm"),
+            lambda hands: hands.press(1, "confirm"),
             closed_during_a_press,
-            lambda runtime: runtime.press(1, "confirm"),
-            lambda runtime: runtime.roll(0),
-            lambda runtime: runtime.die_leds(),
+            lambda hands: hands.press(1, "confirm"),
+            lambda hands: hands.roll(0),
+            lambda hands: hands.die_leds(),
         ],
     )
     assert pressed is True, "the Pico was up"
@@ -102,12 +102,13 @@ def test_a_run_that_gives_up_says_what_the_table_waits_for_and_that_the_pico_is_
 ) -> None:
     """The sim's watchdog words: the request left open, and the Pico link no longer there."""
 
-    def pico_gone(runtime: Runtime) -> str:
+    def pico_gone(hands: Hands) -> str:
+        runtime = hands.runtime
         assert runtime.simulator is not None and runtime.link is not None
         runtime.simulator.close()
         runtime.link.wait_status(set(pico.Status) - {pico.Status.CONNECTED}, 5.0)
         return runtime.stuck_words()
 
-    before, after = run_steps(tmp_path, [lambda runtime: runtime.stuck_words(), pico_gone])
+    before, after = run_steps(tmp_path, [lambda hands: hands.runtime.stuck_words(), pico_gone])
     assert before == "the table waits for goal card to remove (dice)", before
     assert after.startswith(before) and after.endswith("; the Pico link is reconnecting"), after

@@ -25,6 +25,7 @@ def make_table(path: Path) -> tuple[GameTable, FrameLog]:
         leds,
         Frame.for_profile(profile),
         ((224, 32, 32), (32, 80, 240)),
+        game="kogworks",
         clock=lambda: 0.0,
     )
     return table, leds

@@ -436,6 +436,11 @@ def _position(pieces: Pieces) -> dict[tuple[int, int], str | None]:
     return {ROW_COL[peg]: pieces.get(ROW_COL[peg]) for peg in range(NUM_PEGS)}
 
 
+def position_of(state: KogworksState) -> dict[tuple[int, int], str | None]:
+    """Every peg of the disk and what stands on it in ``state`` (None: empty)."""
+    return _position(pieces_of(state))
+
+
 def _replayed(actions: list[Action]) -> KogworksState:
     state = new_game()
     for action in actions:
