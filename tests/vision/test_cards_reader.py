@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -22,7 +23,7 @@ from vision.cards.renderer import (
     random_card_scene,
     render_cards,
 )
-from vision.cards.tags import BACK_ID
+from vision.cards.tags import BACK_ID, TagDecoder, TagRead, tag_image
 from vision.layout import Marker
 from vision.markers import project
 from vision.peg_disk.reader import NO_BOARD, NO_CAMERA
@@ -81,6 +82,45 @@ def test_a_card_with_its_tag_under_another_card_is_doubt_not_a_wrong_count() -> 
     cards = (LaidCard(300, 240, None, "", 0), LaidCard(312, 240, None, "", 0))
     reading = CardReader(MAT).read(render_cards(scene(70_005, cards), SIZE, 2))
     assert reading.zones["centre"].doubtful
+
+
+def test_a_tag_under_a_glare_stripe_is_read_and_a_smudged_one_is_not_misread() -> None:
+    """A soft stripe of light across a tag lifts its black modules above a one-threshold split
+    (the decoder before issue 27 dropped it); the border and ring fit still reads it."""
+    image = cv2.copyMakeBorder(tag_image(42, 160), *(4 * [20]), cv2.BORDER_CONSTANT, value=255)
+    ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]]
+    stripe = 0.6 * np.exp(-0.5 * (((xs - ys) / np.sqrt(2) - 20) / 12.0) ** 2)
+    lit = (image + (255 - image) * stripe).astype(np.uint8)
+    corners = np.array([[20, 20], [179, 20], [179, 179], [20, 179]], np.float32)
+    decoder = TagDecoder()
+    lifted = (image < 128) & (lit > (int(lit.min()) + int(lit.max())) / 2)
+    assert lifted.sum() > 400  # black modules one threshold for the whole tag would call white
+    assert decoder.read(lit, corners) == TagRead(42, 0)
+    assert decoder.read(np.ascontiguousarray(np.rot90(lit)), corners) == TagRead(42, 3)
+    noise = np.random.default_rng(5).integers(0, 256, lit.shape).astype(np.uint8)
+    assert decoder.decode(noise, corners) is None
+
+
+def test_a_card_read_knows_its_turn() -> None:
+    reading = CardReader(MAT).read(render_cards(scene(70_001), SIZE, 70_001))
+    turns = {tag.tag_id: tag.turn_deg for tag in reading.tags if tag.tag_id != BACK_ID}
+    for card in CARDS:
+        if card.tag_id is not None:
+            off = (turns[card.tag_id] - card.angle_deg + 180) % 360 - 180
+            assert abs(off) < 8, (card, turns[card.tag_id])
+
+
+@pytest.mark.parametrize(("shift", "doubtful"), [((0, 16), True), ((14, 0), True), ((1, 1), False)])
+def test_a_card_peeping_from_under_another_is_doubt_a_neat_pile_is_its_top_card(
+    shift, doubtful
+) -> None:
+    """A lower card showing 16-22% of itself, its tag hidden, makes its zone doubtful however
+    small a share of the zone it is; a neat pile reads as its top card (the game knows the rest)."""
+    x, y = MAT.zone("centre").x, MAT.zone("centre").y
+    cards = (LaidCard(x, y, 31, "Under", 0), LaidCard(x + shift[0], y + shift[1], 32, "Top", 0))
+    reading = CardReader(MAT).read(render_cards(scene(70_011, cards), SIZE, 12))
+    assert reading.zones["centre"].doubtful is doubtful
+    assert reading.zones["centre"].face_up == (32,)
 
 
 def test_three_markers_are_enough() -> None:

@@ -8,16 +8,22 @@ One frame is read in four steps:
 2. the mat alone is warped to a top-down grey view at :data:`TAG_PX_PER_MM`,
    where a tag's 3.5 mm module is about four pixels whatever the camera;
    ``cv2.aruco`` finds the square candidates there and
-   :class:`vision.cards.tags.TagDecoder` reads their ids: one search finds
-   face-up tags and card backs (:data:`~vision.cards.tags.BACK_ID`);
+   :class:`vision.cards.tags.TagDecoder` reads their ids and turns (glare and
+   sleeves allowed for): one search finds face-up tags and card backs
+   (:data:`~vision.cards.tags.BACK_ID`);
 3. the mat is also warped small (:data:`COVER_PX_PER_MM`) in colour and
    compared with its known print (:func:`vision.cards.sheet.draw_mat`) under a
-   smooth light fitted to it: every blob of not-mat must be explained by the
-   cards read in it (a blob with no tag, or larger than its tagged cards
-   could be, is something else: a hand, a card half covered, a card whose tag
-   is hidden under another card);
-4. each card goes to the zone holding its tag's centre; a zone an unexplained
-   blob reaches is doubtful, and a large one means the mat is covered.
+   smooth light fitted to it: every bit of not-mat must be explained by a card
+   read, that is lie on the card (in its sleeve) that the tag's place and turn
+   put there. Whatever is left is something else: a hand, or part of a card
+   whose tag is hidden (under another card, a hand), however small a share of
+   that card shows. Where something is left, tags are looked for once more
+   with another binarisation (:data:`RETRY_CONSTANT`) before giving up;
+4. each card goes to the zone holding its tag's centre; a zone something
+   unexplained reaches is doubtful, and a large one means the mat is covered.
+
+A pile or a fan is read by the tags that show: its top card (and, in a fan,
+every card whose tag shows); the cards under them are the game's to know.
 
 A doubtful zone is never guessed at: the settling filter
 (:class:`vision.peg_disk.settle.SettlingFilter`, which reads :meth:`CardMatReading.position`
@@ -43,7 +49,7 @@ import cv2
 import numpy as np
 
 from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
-from vision.cards.sheet import TAG_MM, draw_mat
+from vision.cards.sheet import SLEEVE_MM, TAG_MM, card_tag_offset, draw_mat
 from vision.cards.tags import BACK_ID, MODULES, TagDecoder, candidate_finder, detector_parameters
 from vision.frame import NO_BOARD, NO_CAMERA, OK, check_frame
 from vision.markers import project
@@ -54,6 +60,9 @@ TAG_PX_PER_MM = 1.2
 """Scale of the top-down view the tags are looked for in: a 3.5 mm module is 4.2 pixels."""
 COVER_PX_PER_MM = 0.25
 """Scale of the colour view compared with the mat's print (a card is 16 x 22 of its pixels)."""
+EXPLAIN_PX_PER_MM = 2 * COVER_PX_PER_MM
+"""Scale at which the not-mat is checked against the cards read (a 2 mm pixel): a card peeping
+6 mm from under another is three of its pixels wide."""
 LOG_OFFSET = 8.0
 """Colours are compared as log(value + this): a dark channel's noise does not look like change."""
 TAG_SIZE_TOLERANCE = 0.35
@@ -66,10 +75,17 @@ LUMINANCE_LIMIT = 0.55
 which is about 0.3, is)."""
 MIN_BLOB_MM2 = 200.0
 """Less not-mat than this (a fingertip, misregistered print) is ignored."""
-COVER_MM2 = 1500.0
-"""An unexplained blob this large over the mat means the mat is covered (a hand)."""
-CARD_AREA_SLACK = 1.25
-"""A blob holding n read cards may cover up to n cards' area times this (their shadows)."""
+COVER_MM2 = 8000.0
+"""An unexplained blob this large over the mat means the mat is covered: a hand (its palm alone is
+about 7,800 mm2), not a card peeping from under another (a card is 5,544 mm2)."""
+EXPLAIN_MARGIN_MM = 2.0
+"""A read card explains the not-mat this far round it: its sleeve. Its shadow, and a sticker
+stuck a few millimetres and degrees off, leave slivers beyond that which an opening of three
+:data:`EXPLAIN_PX_PER_MM` pixels removes (a card showing a tenth of itself from under another
+shows a strip 6 to 9 mm wide)."""
+RETRY_CONSTANT = 3
+"""The adaptive threshold's constant of the second search, where not-mat is left unexplained:
+a glare stripe leaves a tag's border little contrast (the first search's is 10)."""
 CHANGE_LIMIT = 0.15
 """A view pixel whose log colour moved this far since the tags were looked for has changed."""
 CHANGE_REACH_MM = 50.0
@@ -95,12 +111,29 @@ class ZoneReading:
 
 @dataclass(frozen=True)
 class SeenTag:
-    """One tag found on the mat: its id, its centre (mat mm) and its side (mm)."""
+    """One tag found on the mat: its id, its centre (mat mm), its side (mm) and its card's turn.
+
+    ``turn_deg`` is the turn of the tag's top edge (clockwise, mat x to the
+    right, y down; 0 upright): the card's, since a tag is printed upright on it.
+    """
 
     tag_id: int
     x: float
     y: float
     side_mm: float
+    turn_deg: float = 0.0
+
+    def card_outline(self, size_mm: tuple[float, float] = SLEEVE_MM) -> np.ndarray:
+        """The corners (4, 2; mat mm) of the card this tag lies on, ``size_mm`` wide and high."""
+        turn = math.radians(self.turn_deg)
+        rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        offset = np.array(card_tag_offset(face_up=self.tag_id != BACK_ID))
+        centre = np.array([self.x, self.y]) - rotation @ offset
+        half_w, half_h = size_mm[0] / 2, size_mm[1] / 2
+        corners = np.array(
+            [(-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h)]
+        )
+        return corners @ rotation.T + centre
 
 
 @dataclass(frozen=True)
@@ -193,7 +226,7 @@ class CardReader:
             [(0, 0), (mat.width_mm, 0), (mat.width_mm, mat.height_mm), (0, mat.height_mm)], float
         )
         self.whole_mm = (0.0, 0.0, mat.width_mm, mat.height_mm)
-        self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[int, bool], cv2.aruco.ArucoDetector] = {}
         self.decoder = TagDecoder()
         self._memory: _Memory | None = None
 
@@ -236,7 +269,8 @@ class CardReader:
         memory = self._memory
         if not self.follow or memory is None or self._moved(memory.homography, homography):
             tags = self.find_tags(image, homography)
-            memory = _Memory(homography, view.copy(), tags, self.cover.unexplained(view, tags))
+            blobs = self._explained(image, homography, view, tags)
+            memory = _Memory(homography, view.copy(), tags, blobs)
             self._memory = memory
             return memory
         boxes = self.cover.changed(view, memory.view)
@@ -246,8 +280,24 @@ class CardReader:
             memory.tags = kept + [tag for tag in found if _holds(box, tag)]
             self.cover.renew(memory.view, view, box)
         if boxes:
-            memory.blobs = self.cover.unexplained(view, memory.tags)
+            memory.blobs = self._explained(image, homography, view, memory.tags)
         return memory
+
+    def _explained(self, image, homography, view, tags: list[SeenTag]) -> list[Blob]:
+        """The blobs ``tags`` leave unexplained, once tags were looked for again in them.
+
+        ``tags`` gains what the second search (:data:`RETRY_CONSTANT`) finds.
+        """
+        blobs = self.cover.unexplained(view, tags)
+        found = []
+        for blob in blobs:
+            box = _grown(blob.box_mm, TAG_REACH_MM / 2, self.whole_mm)
+            found += self.find_tags(image, homography, box, retry=True)
+        new = [tag for tag in _one_per_place(tags + found)[len(tags) :] if tag in found]
+        if not new:
+            return blobs
+        tags += new
+        return self.cover.unexplained(view, tags)
 
     def _moved(self, before: np.ndarray, after: np.ndarray) -> bool:
         """The mat moved in the picture by more than a pixel since the tags were looked for."""
@@ -255,14 +305,22 @@ class CardReader:
         return bool(np.abs(shift).max() > 1.0)
 
     def find_tags(
-        self, image: np.ndarray, homography: np.ndarray, box_mm: tuple[float, ...] | None = None
+        self,
+        image: np.ndarray,
+        homography: np.ndarray,
+        box_mm: tuple[float, ...] | None = None,
+        *,
+        retry: bool = False,
     ) -> list[SeenTag]:
-        """Card tags (face-up ids and :data:`BACK_ID`) in a box of the mat (mm; all of it)."""
+        """Card tags (face-up ids and :data:`BACK_ID`) in a box of the mat (mm; all of it).
+
+        ``retry``: squares found with the second binarisation (:data:`RETRY_CONSTANT`).
+        """
         x0, y0, x1, y1 = box_mm or self.whole_mm
         size = (max(8, round((x1 - x0) * TAG_PX_PER_MM)), max(8, round((y1 - y0) * TAG_PX_PER_MM)))
         origin = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
         grey = _warp_grey(image, homography @ np.linalg.inv(origin), size)
-        accepted, _ids, rejected = self._detector(max(size)).detectMarkers(grey)
+        accepted, _ids, rejected = self._detector(max(size), retry).detectMarkers(grey)
         tags = []
         for quad in (*accepted, *rejected):
             square = quad.reshape(4, 2)
@@ -270,18 +328,22 @@ class CardReader:
             side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
             if abs(side - TAG_MM) > TAG_SIZE_TOLERANCE * TAG_MM:
                 continue
-            tag_id = self.decoder.decode(grey, square)
-            if tag_id is not None:
+            read = self.decoder.read(grey, square)
+            if read is not None:
                 x, y = corners.mean(axis=0)
-                tags.append(SeenTag(tag_id, float(x), float(y), side))
+                left, right = corners[read.top_left], corners[(read.top_left + 1) % 4]
+                turn = math.degrees(math.atan2(right[1] - left[1], right[0] - left[0]))
+                tags.append(SeenTag(read.tag_id, float(x), float(y), side, turn))
         return _one_per_place(tags)
 
-    def _detector(self, longest: int) -> cv2.aruco.ArucoDetector:
+    def _detector(self, longest: int, retry: bool = False) -> cv2.aruco.ArucoDetector:
         """A tag detector for views whose longer side is ``longest`` pixels (rounded up to 32)."""
-        key = -(-longest // 32) * 32
+        key = (-(-longest // 32) * 32, retry)
         if key not in self._detectors:
             parameters = detector_parameters(TAG_PX_PER_MM * TAG_MM / MODULES)
-            perimeter = 4 * TAG_MM * TAG_PX_PER_MM / key
+            if retry:
+                parameters.adaptiveThreshConstant = RETRY_CONSTANT
+            perimeter = 4 * TAG_MM * TAG_PX_PER_MM / key[0]
             parameters.minMarkerPerimeterRate = (1 - TAG_SIZE_TOLERANCE) * perimeter
             parameters.maxMarkerPerimeterRate = min(4.0, (1 + TAG_SIZE_TOLERANCE) * perimeter * 1.1)
             self._detectors[key] = candidate_finder(parameters)
@@ -383,10 +445,11 @@ def _warp_grey(image: np.ndarray, homography: np.ndarray, size: tuple[int, int])
 
 @dataclass(frozen=True)
 class Blob:
-    """Not-mat that the cards read do not explain: its area and the zones it reaches."""
+    """Not-mat that the cards read do not explain: its area, the zones it reaches, its box (mm)."""
 
     area_mm2: float
     zones: tuple[str, ...]
+    box_mm: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 class _CoverModel:
@@ -415,6 +478,16 @@ class _CoverModel:
             self.ignored[max(0, box[1]) : box[3], max(0, box[0]) : box[2]] = True
         self.zone_pixels = np.bincount(self.zone_map.ravel(), minlength=len(mat.zones) + 1)
         self.pixel_mm2 = 1 / COVER_PX_PER_MM**2
+        self.fine_size = (2 * width, 2 * height)
+        self.fine_print_log = _print_log(mat, EXPLAIN_PX_PER_MM)
+        ys, xs = np.mgrid[0 : 2 * height, 0 : 2 * width].astype(np.float32)
+        u, v = (xs - 0.5) / (2 * width) - 0.5, (ys - 0.5) / (2 * height) - 0.5
+        self.fine_basis = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1).reshape(
+            -1, 6
+        )
+        self.fine_zone_map = np.kron(self.zone_map, np.ones((2, 2), np.int32))
+        self.fine_ignored = np.kron(self.ignored, np.ones((2, 2), bool))
+        self.fine: np.ndarray | None = None
 
     def view(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """The mat from above at :data:`COVER_PX_PER_MM`, log colour relative to its print.
@@ -422,14 +495,14 @@ class _CoverModel:
         Warped at twice the scale and halved by area, so each pixel averages
         a few of the frame's (a still mat's view hardly changes with noise).
         """
-        width, height = self.size
-        to_view = sheet_matrix(2 * COVER_PX_PER_MM) @ np.linalg.inv(homography)
-        fine = cv2.warpPerspective(image, to_view, (2 * width, 2 * height), flags=cv2.INTER_LINEAR)
+        to_view = sheet_matrix(EXPLAIN_PX_PER_MM) @ np.linalg.inv(homography)
+        fine = cv2.warpPerspective(image, to_view, self.fine_size, flags=cv2.INTER_LINEAR)
+        self.fine = fine  # the frame's finer view, for unexplained()
         small = cv2.resize(fine, self.size, interpolation=cv2.INTER_AREA)
         return np.log(small.astype(np.float32) + LOG_OFFSET) - self.print_log
 
-    def not_mat(self, view: np.ndarray) -> np.ndarray:
-        """uint8 mask of the view's pixels that are not the mat's print under a smooth light."""
+    def light(self, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The smooth light over the mat (basis coefficients, 6 x 3) and which pixels it fits."""
         flat = view.reshape(-1, 3)
         keep = np.ones(len(flat), bool)
         for _ in range(3):
@@ -439,45 +512,69 @@ class _CoverModel:
             keep = _mat_like(flat - self.basis @ coefficients)
             if keep.sum() < 100:
                 break
+        return coefficients, keep
+
+    def not_mat(self, view: np.ndarray) -> np.ndarray:
+        """uint8 mask of the view's pixels that are not the mat's print under a smooth light."""
+        _coefficients, keep = self.light(view)
         mask = ((~keep).reshape(self.size[1], self.size[0]) & ~self.ignored).astype(np.uint8)
         return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
+    def fine_not_mat(self, view: np.ndarray) -> np.ndarray:
+        """:meth:`not_mat` at :data:`EXPLAIN_PX_PER_MM`, of the frame :meth:`view` last saw.
+
+        Only looked at near the view's own not-mat (the fine pixels of its pixels and their
+        neighbours): elsewhere the mat is bare.
+        """
+        assert self.fine is not None
+        coefficients, keep = self.light(view)
+        coarse = ((~keep).reshape(self.size[1], self.size[0]) & ~self.ignored).astype(np.uint8)
+        near = np.kron(cv2.dilate(coarse, np.ones((3, 3), np.uint8)), np.ones((2, 2), np.uint8))
+        where = np.flatnonzero(near & ~self.fine_ignored)
+        pixels = self.fine.reshape(-1, 3)[where].astype(np.float32)
+        residual = np.log(pixels + LOG_OFFSET) - self.fine_print_log.reshape(-1, 3)[where]
+        mask = np.zeros(self.fine_size[1] * self.fine_size[0], np.uint8)
+        mask[where] = ~_mat_like(residual - self.fine_basis[where] @ coefficients)
+        mask = mask.reshape(self.fine_size[1], self.fine_size[0])
+        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
     def unexplained(self, view: np.ndarray, tags: list[SeenTag]) -> list[Blob]:
-        """Blobs of not-mat that hold no tag, or more than their tags' cards could cover."""
-        mask = self.not_mat(view)
+        """Blobs of not-mat (at :data:`EXPLAIN_PX_PER_MM`) that lie on no card read (in its
+        sleeve, :data:`EXPLAIN_MARGIN_MM` round it), however small a share of a card they are
+        (a blob under :data:`MIN_BLOB_MM2`, or a sliver under 6 mm wide, is noise)."""
+        mask = self.fine_not_mat(view)
+        if tags:
+            explained = np.zeros_like(mask)
+            grow = 2 * EXPLAIN_MARGIN_MM
+            size = (CARD_SIZE_MM[0] + grow, CARD_SIZE_MM[1] + grow)
+            outlines = [tag.card_outline(size) * EXPLAIN_PX_PER_MM - 0.5 for tag in tags]
+            for outline in outlines:  # one by one: fillPoly leaves where two overlap unfilled
+                points = np.round(outline * 16).astype(np.int32)
+                cv2.fillPoly(explained, [points], 1, cv2.LINE_8, 4)
+            mask &= 1 - explained
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        held = np.zeros(count, int)
-        for tag in tags:
-            x, y = int(tag.x * COVER_PX_PER_MM), int(tag.y * COVER_PX_PER_MM)
-            if 0 <= y < labels.shape[0] and 0 <= x < labels.shape[1]:
-                held[labels[y, x]] += 1
-        card_area = CARD_SIZE_MM[0] * CARD_SIZE_MM[1]
-        areas = stats[:, cv2.CC_STAT_AREA] * self.pixel_mm2
-        odd = [
-            label
-            for label in range(1, count)
-            if areas[label] >= MIN_BLOB_MM2
-            and areas[label] > held[label] * card_area * CARD_AREA_SLACK
-        ]
+        pixel_mm2 = 1 / EXPLAIN_PX_PER_MM**2
+        areas = stats[:, cv2.CC_STAT_AREA] * pixel_mm2
+        odd = [label for label in range(1, count) if areas[label] >= MIN_BLOB_MM2]
         if not odd:
             return []
         zones = len(self.mat.zones) + 1
         overlap = np.bincount(
-            labels.ravel() * zones + self.zone_map.ravel(), minlength=count * zones
+            labels.ravel() * zones + self.fine_zone_map.ravel(), minlength=count * zones
         )
         overlap = overlap.reshape(count, zones)
-        enough = MIN_BLOB_MM2 / 4 / self.pixel_mm2
-        return [
-            Blob(
-                float(areas[label]),
-                tuple(
-                    z.name
-                    for z, n in zip(self.mat.zones, overlap[label, 1:], strict=True)
-                    if n >= enough
-                ),
+        enough = MIN_BLOB_MM2 / 4 / pixel_mm2
+        blobs = []
+        for label in odd:
+            x, y, w, h = (float(v) / EXPLAIN_PX_PER_MM for v in stats[label, :4])
+            reached = tuple(
+                z.name
+                for z, n in zip(self.mat.zones, overlap[label, 1:], strict=True)
+                if n >= enough
             )
-            for label in odd
-        ]
+            blobs.append(Blob(float(areas[label]), reached, (x, y, x + w, y + h)))
+        return blobs
 
     def changed(self, view: np.ndarray, before: np.ndarray) -> list[tuple[float, ...]]:
         """Boxes (x0, y0, x1, y1 mm) round every place where the view changed since ``before``."""
@@ -521,9 +618,14 @@ def _mat_like(residual: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _print_log(mat: CardMatLayout) -> np.ndarray:
-    """log(BGR + 1) of the mat's print at :data:`COVER_PX_PER_MM` (drawn fine, then shrunk)."""
+def _print_log(mat: CardMatLayout, px_per_mm: float = COVER_PX_PER_MM) -> np.ndarray:
+    """log(BGR + 1) of the mat's print at ``px_per_mm`` (a multiple of :data:`COVER_PX_PER_MM`;
+    drawn fine, then shrunk)."""
     fine = draw_mat(mat, 4 * COVER_PX_PER_MM)
-    size = (round(mat.width_mm * COVER_PX_PER_MM), round(mat.height_mm * COVER_PX_PER_MM))
+    times = round(px_per_mm / COVER_PX_PER_MM)
+    size = (
+        times * round(mat.width_mm * COVER_PX_PER_MM),
+        times * round(mat.height_mm * COVER_PX_PER_MM),
+    )
     small = cv2.resize(fine, size, interpolation=cv2.INTER_AREA)
     return np.log(small.astype(np.float32) + LOG_OFFSET)

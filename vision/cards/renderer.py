@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
-from vision.cards.sheet import STICKER_MM, draw_back, draw_mat, draw_sticker
+from vision.cards.sheet import STICKER_MM, STICKER_ON_CARD_MM, draw_back, draw_mat, draw_sticker
 from vision.part_sheet import sheet_matrix
 from vision.parts.renderer import (
     _bgra,
@@ -48,8 +48,8 @@ TABLE_MARGIN_MM = 70.0
 """Bare table around the mat in a scene."""
 CARD_SCALE = 2.5
 """Texture pixels per mm of the composed table (about 1.5 x a 1080p frame's)."""
-STICKER_CENTRE_MM = (CARD_SIZE_MM[0] / 2, 52.0)
-"""Where a card's sticker is centred on its face, mm from the card's top-left."""
+STICKER_CENTRE_MM = STICKER_ON_CARD_MM
+"""Where a card's sticker is centred on its face, mm from the card's top-left (as printed)."""
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,8 @@ card is "a card" (counted per zone), never a particular one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -78,18 +80,50 @@ tag comes back among the rejected candidates, which :class:`TagDecoder` reads. O
 matching against 587 ids costs about 1 ms per candidate; the decoder's, microseconds."""
 CELL_PIXELS = 5
 """Pixels per module in the square a candidate is straightened into."""
+GRID = MODULES + 2
+"""Modules sampled per side: the tag and the one-module white quiet ring round it."""
+MAX_BIT_ERRORS = 2
+"""Inner bits a read may get wrong and still name its id (of 36; ids lie 11 or more apart)."""
+MAX_BORDER_ERRORS = 1
+"""Modules of the black border a read may see white (2 once refined: see :class:`TagDecoder`)."""
+MIN_CONTRAST = 15.0
+"""Grey levels between a candidate's black and white below which it is no tag."""
+REFINE_FROM = 6
+"""A first read at most this many bits from an id is refined against that id's pattern."""
+LEVEL_SIGMA = 1.3
+"""Reach (modules) of the neighbours that set a module's black and white levels when refined."""
+
+
+@dataclass(frozen=True)
+class TagRead:
+    """A decoded tag: its id, and which of the candidate's corners is the tag's top-left (0-3)."""
+
+    tag_id: int
+    top_left: int
 
 
 class TagDecoder:
     """Reads AprilTag 36h11 ids from candidate squares of a grey image.
 
-    Each candidate (four corners, clockwise) is straightened into an 8x8-module
-    square; every module's centre is averaged and split into black and white at
-    the midpoint of the darkest and lightest modules. The one-module border
-    must be black (at most one module wrong); the 36 inner bits are compared
-    with every id in its four turns, and an id within :data:`MAX_BIT_ERRORS`
-    bits is taken (the family's minimum distance of 11 leaves every other id
-    at least 9 bits away).
+    Each candidate (four corners, clockwise) is straightened into a square of
+    10 x 10 modules (the tag and its white quiet ring) and every module's
+    centre averaged. A glare stripe, a shadow or a sleeve's sheen lifts part
+    of a tag, so one threshold for the whole tag drops it; the modules are
+    split into black and white in up to three ways before giving up:
+
+    1. against the midpoint of two smooth fields, one fitted to the black
+       border, one to the white ring (its darkest quarter left out: the
+       card's name may touch it);
+    2. against the midpoint of the darkest and lightest modules;
+    3. refined: the id nearest to a read of 1 or 2 (at most :data:`REFINE_FROM`
+       bits off) gives every module black and white neighbours, and each module is
+       split at the midpoint of theirs (weighted by distance, itself left out),
+       twice at most. A module lifted by a stripe is compared with modules lifted alike.
+
+    A read counts only if the border is black (:data:`MAX_BORDER_ERRORS`
+    modules wrong; one more once refined) and the 36 inner bits lie within
+    :data:`MAX_BIT_ERRORS` of an id in one of its turns: every other id is at
+    least 9 bits away, so a smudged tag is not read rather than read wrong.
 
     >>> decoder = TagDecoder()
     >>> image = cv2.copyMakeBorder(tag_image(42, 80), *(4 * [10]), cv2.BORDER_CONSTANT, value=255)
@@ -108,35 +142,104 @@ class TagDecoder:
         turns = [np.rot90(grids, turn, axes=(1, 2)).reshape(FAMILY_SIZE, -1) for turn in range(4)]
         self.codes = np.concatenate([_pack(bits) for bits in turns])
         self.ids = np.tile(np.arange(FAMILY_SIZE), 4)
-        size = MODULES * CELL_PIXELS
-        self.square = np.array([(0, 0), (size, 0), (size, size), (0, size)], np.float32)
-        border = np.ones((MODULES, MODULES), bool)
-        border[1:-1, 1:-1] = False
-        self.border = border
+        self.turns = np.repeat(np.arange(4), FAMILY_SIZE)
+        size, one = GRID * CELL_PIXELS, CELL_PIXELS
+        self.square = np.array(
+            [(one, one), (size - one, one), (size - one, size - one), (one, size - one)], np.float32
+        )
+        ring = np.full((GRID, GRID), 2)  # 2: quiet ring (white), 1: border (black), 0: bits
+        ring[1:-1, 1:-1] = 1
+        ring[2:-2, 2:-2] = 0
+        self.black = (ring == 1).ravel()
+        self.white = (ring == 2).ravel()
+        self.border = (ring == 1)[1:-1, 1:-1]
+        ys, xs = np.mgrid[0:GRID, 0:GRID].reshape(2, -1).astype(np.float64)
+        u, v = (xs + 0.5) / GRID - 0.5, (ys + 0.5) / GRID - 0.5
+        self.basis = np.stack([np.ones_like(u), u, v, u * v], axis=-1)
+        self.border_fit = np.linalg.pinv(self.basis[self.black])
+        distance2 = (ys[:, None] - ys[None]) ** 2 + (xs[:, None] - xs[None]) ** 2
+        self.neighbours = np.exp(-distance2 / (2 * LEVEL_SIGMA**2))
+        np.fill_diagonal(self.neighbours, 0.0)
+        patterns = np.concatenate(turns).astype(bool).reshape(-1, side, side)
+        whole = np.ones((len(patterns), GRID, GRID), bool)
+        whole[:, 1:-1, 1:-1] = False
+        whole[:, 2:-2, 2:-2] = patterns
+        self.patterns = whole.reshape(len(patterns), -1)
 
     def decode(self, grey: np.ndarray, corners: np.ndarray) -> int | None:
         """The id of the tag whose corners (4, 2; clockwise) are given, or None if it is none."""
-        size = MODULES * CELL_PIXELS
+        read = self.read(grey, corners)
+        return None if read is None else read.tag_id
+
+    def read(self, grey: np.ndarray, corners: np.ndarray) -> TagRead | None:
+        """The tag whose corners (4, 2; clockwise) are given, and its turn; None if none."""
+        size = GRID * CELL_PIXELS
         matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), self.square)
-        patch = cv2.warpPerspective(grey, matrix, (size, size), flags=cv2.INTER_LINEAR)
-        cells = patch.reshape(MODULES, CELL_PIXELS, MODULES, CELL_PIXELS)[:, 1:-1, :, 1:-1]
-        means = cells.mean(axis=(1, 3))
-        low, high = float(means.min()), float(means.max())
-        if high - low < MIN_CONTRAST:
+        patch = cv2.warpPerspective(
+            grey, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        cells = patch.reshape(GRID, CELL_PIXELS, GRID, CELL_PIXELS)[:, 1:-1, :, 1:-1]
+        means = cells.mean(axis=(1, 3), dtype=np.float32).ravel().astype(np.float64)
+        nearest: tuple[int, int] | None = None
+        for threshold in (self._fitted(means), self._midpoint(means)):
+            if threshold is None:
+                continue
+            index, bits, border = self._nearest(means > threshold)
+            if border <= MAX_BORDER_ERRORS and bits <= MAX_BIT_ERRORS:
+                return self._found(index)
+            if bits <= REFINE_FROM and (nearest is None or bits < nearest[1]):
+                nearest = (index, bits)
+        return None if nearest is None else self._refined(means, nearest[0])
+
+    def _fitted(self, means: np.ndarray) -> np.ndarray | None:
+        """Per module: the midpoint of smooth black (border) and white (quiet ring) fields."""
+        border, ring = means[self.black], means[self.white]
+        if ring.mean() - border.mean() < MIN_CONTRAST:
+            return None  # no dark square on white: most candidates end here
+        lit = ring >= np.partition(ring, len(ring) // 4)[len(ring) // 4]
+        rows = self.basis[self.white][lit]
+        white = np.linalg.solve(rows.T @ rows + 1e-6 * np.eye(4), rows.T @ ring[lit])
+        dark, light = self.basis @ (self.border_fit @ border), self.basis @ white
+        if float((light - dark).min()) < MIN_CONTRAST:
             return None
-        white = means > (low + high) / 2
-        if white[self.border].sum() > 1:
-            return None
-        code = _pack(white[1:-1, 1:-1].reshape(1, -1))[0]
+        return (dark + light) / 2
+
+    def _midpoint(self, means: np.ndarray) -> float | None:
+        """One threshold: the midpoint of the tag's darkest and lightest modules."""
+        inner = means.reshape(GRID, GRID)[1:-1, 1:-1]
+        low, high = float(inner.min()), float(inner.max())
+        return None if high - low < 2 * MIN_CONTRAST else (low + high) / 2
+
+    def _refined(self, means: np.ndarray, index: int) -> TagRead | None:
+        """Split each module at the midpoint of its neighbours' levels as id ``index`` has them."""
+        for _round in range(2):
+            light = self.patterns[index]
+            weights_light = self.neighbours @ light
+            weights_dark = self.neighbours @ ~light
+            if weights_light.min() < 1e-3 or weights_dark.min() < 1e-3:
+                return None
+            white = (self.neighbours @ (means * light)) / weights_light
+            black = (self.neighbours @ (means * ~light)) / weights_dark
+            if float((white - black).mean()) < MIN_CONTRAST:
+                return None
+            index, bits, border = self._nearest(means > (white + black) / 2)
+            if border > MAX_BORDER_ERRORS + 1:
+                return None
+            if bits <= MAX_BIT_ERRORS:
+                return self._found(index)
+        return None
+
+    def _nearest(self, light: np.ndarray) -> tuple[int, int, int]:
+        """The nearest id-and-turn to a 10x10 split, its inner bits off and white border modules."""
+        tag = light.reshape(GRID, GRID)[1:-1, 1:-1]
+        code = _pack(tag[1:-1, 1:-1].reshape(1, -1))[0]
         distances = np.bitwise_count(self.codes ^ code)
-        best = int(distances.argmin())
-        return int(self.ids[best]) if distances[best] <= MAX_BIT_ERRORS else None
+        index = int(distances.argmin())
+        return index, int(distances[index]), int(tag[self.border].sum())
 
-
-MAX_BIT_ERRORS = 2
-"""Inner bits a read may get wrong and still name its id (of 36; ids lie 11 or more apart)."""
-MIN_CONTRAST = 30.0
-"""Grey levels between a candidate's darkest and lightest modules below which it is no tag."""
+    def _found(self, index: int) -> TagRead:
+        # the id's bits turned k times anticlockwise: its top-left lies at corner -k (clockwise)
+        return TagRead(int(self.ids[index]), int(-self.turns[index]) % 4)
 
 
 def _pack(bits: np.ndarray) -> np.ndarray:
