@@ -25,7 +25,8 @@ from .actions import (
     UnseenDraw,
 )
 from .cards import CardSet, load_cards
-from .state import DECK_MODES, HAND_MODES, CommissarsState
+from .constants import DECK_MODES, HAND_MODES
+from .state import CommissarsState
 
 NAME = "commissars"
 LEADER_DEALS = ("choose", "random")

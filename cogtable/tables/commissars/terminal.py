@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Players, seats, deck building, leaders, seed and record file."""
     add_players_argument(parser, 2, "2 to 6 (default 2)")
     add_seat_arguments(parser, SEATS)
-    parser.add_argument("--decks", default="preconstructed", choices=commissars.state.DECK_MODES)
+    parser.add_argument("--decks", default="preconstructed", choices=commissars.DECK_MODES)
     parser.add_argument(
         "--leaders",
         nargs="?",
