@@ -193,7 +193,7 @@ def test_only_the_mock_and_the_sim_command_import_the_mock() -> None:
         for name, target in edges(PACKAGES)
         if in_package(target, "cogtable.mock")
         and not in_package(name, "cogtable.mock")
-        and not name.startswith("cogtable.commands.sim")
+        and not name.startswith(("cogtable.commands.sim", "cogtable.commands._sim"))
     }
     assert wrong <= KNOWN_MOCK_USERS
 

@@ -119,8 +119,8 @@ def test_quitting_exits_0_in_every_game(
 def test_sim_seats_follow_the_same_convention(argv: list[str], kinds: tuple[str]) -> None:
     args = build_parser().parse_args(["sim", *argv])
     kogworks = args.game == "kogworks"
-    rule = sim.seat_rule(
-        args.game, sim.STRONG_RED_RANDOM_BLUE if kogworks else sim.EVERY_SEAT_STRONG
+    rule = sim.options.seat_rule(
+        args.game, sim.options.STRONG_RED_RANDOM_BLUE if kogworks else sim.options.EVERY_SEAT_STRONG
     )
     assert seat_kinds(args, len(kinds), rule) == kinds
 
