@@ -69,6 +69,7 @@ from cogtable.inputs import (
 )
 from cogtable.journal import Journal
 from cogtable.outputs import FanOut, LastFrame, PicoRenderer
+from cogtable.reading_plan import ReadingPlan
 from cogtable.screen import TableScreen
 from cogtable.sensors import Sensors
 from cogtable.table import GameTable
@@ -239,6 +240,8 @@ class Runtime:
         self.screen = None if self.quiet else TableScreen()
         self.renderer = FanOut(self._renderers())
         self.table = self._make_table()
+        self.plans = self.table.plans
+        """What the camera thread reads (the controller publishes it; the camera reads only it)."""
 
     # -- building ----------------------------------------------------------------
 
@@ -357,17 +360,25 @@ class Runtime:
         return dict(self.table.published)
 
     def stuck_words(self) -> str:
-        """What the table waits for, and a Pico link that is not connected (a run that gave up).
+        """What the table waits for, as it says so itself (a run that gave up).
 
-        A mock run that never ends says why in words a person can act on: the
-        request nobody answered, or a simulated Pico whose firmware died.
+        A mock run that never ends says why in the table's own words
+        (:mod:`cogtable.waits`): the request nobody answered, the board that
+        differs, the camera that cannot tell, or a simulated Pico whose firmware
+        died; what it sees; how to put it right.
         """
         status = self.shown_status()
         asks = [f"{ask['purpose']} ({ask['route']})" for ask in status.get("waiting_for", [])]
         clues = [f"the table waits for {', '.join(asks)}"] if asks else []
         if status.get("waiting"):
             clues.append(f"the camera: {status['waiting']}")
-        if self.link is not None and self.link.status != pico.Status.CONNECTED:
+        wait = status.get("wait")
+        if wait:
+            clues.append(
+                f"for {wait['seconds']:.0f} s it expected {wait['expected']},"
+                f" sees {wait['seen']}; to go on: {wait['remedy']}"
+            )
+        elif self.link is not None and self.link.status != pico.Status.CONNECTED:
             clues.append(f"the Pico link is {self.link.status.value}")
         return "; ".join(clues)
 
@@ -436,12 +447,18 @@ class Runtime:
             self.put(Shutdown(f"the camera thread failed: {type(error).__name__}: {error}"))
 
     def _read_camera(self) -> None:
+        """Read what the controller's latest :class:`ReadingPlan` says, frame by frame.
+
+        Only the published plan is read here, never the table's state, which the
+        controller thread changes meanwhile.
+        """
         camera, part = None, CameraPart(self.offer)
         sight: PegSight | PartsSight | CardsSight | None = None
         while not self._stop.is_set():
-            regions = self.table.adapter.regions_for(self.table.state)
+            plan = self.plans.current
+            regions = plan.regions
             if not regions:
-                sight = self._idle_frame(part, sight)
+                sight = self._idle_frame(part, plan)
                 continue
             if camera is None:
                 camera = self._open_camera(part)
@@ -460,9 +477,9 @@ class Runtime:
         if camera is not None:
             camera.close()
 
-    def _idle_frame(self, part: CameraPart, sight: Any) -> None:
+    def _idle_frame(self, part: CameraPart, plan: ReadingPlan) -> None:
         """The game reads nothing from the camera: say so once; the mock world's time goes on."""
-        part.report("not used", self.table.adapter.camera_note or "this game reads nothing")
+        part.report("not used", plan.note or "this game reads nothing")
         if self.world is None:
             self._stop.wait(FRAME_PERIOD_S)
         else:
@@ -492,7 +509,7 @@ class Runtime:
 
     def _explanations(self) -> Explanations | None:
         """What the board may show next, as the controller thread last published it."""
-        return self.table.explanations
+        return self.plans.current.explanations
 
     def _cards_reader(self, regions: Sequence[CameraRegion]) -> Any:
         """The card reader for the profile's card mat."""

@@ -47,9 +47,11 @@ from cogtable.inputs import (
     ConsoleCommand,
     DiceRolled,
     Input,
+    PartStatus,
     ReloadProfile,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
+from cogtable.reading_plan import PlanPost, ReadingPlan
 from cogtable.sensing import Asked, KeyBook, open_requests
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
@@ -66,8 +68,9 @@ from cogtable.tables.base import (
     is_public,
     paused_frame,
 )
+from cogtable.waits import TableFacts, Wait, WaitWatch, waits_of
 from games.core import CHANCE, Action, IllegalAction, State, replay
-from hardware.leds import Frame, Renderer
+from hardware.leds import Frame, Renderer, blink
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 0.5
@@ -152,6 +155,14 @@ class GameTable:
         self._explained: tuple[Any, ...] | None = None
         self.published: dict[str, Any] = {}
         """The status as last shown: what a person reads off the screen (any thread may read it)."""
+        self.plans = PlanPost()
+        """What the camera thread reads now (:class:`ReadingPlan`), published after each change:
+        the camera thread reads only this, never :attr:`state`."""
+        self.parts: dict[str, tuple[str, str]] = {}
+        """Each part's last reported status and detail (the camera, the Pico link, GPIO)."""
+        self.watch = WaitWatch()
+        self.wait: Wait | None = None
+        """What the table has waited for long enough to say so (None: nothing)."""
         self.game: JournaledGame = (
             journal.resume()
             or _last_finished(journal)
@@ -199,6 +210,8 @@ class GameTable:
             self._console(item, now)
         elif isinstance(item, ReloadProfile):
             log.info("profile reload requested")
+        elif isinstance(item, PartStatus):
+            self.parts[item.part] = (item.status, item.detail)
         self.show(now)
 
     def tick(self, now: float) -> None:
@@ -215,6 +228,8 @@ class GameTable:
         if summary is not None and now - summary[1] > SUMMARY_SECONDS:
             self.view.summary = None
             self.show(now)
+        if self.wait is not None or self._due_wait(self.asking(), now) is not None:
+            self.show(now)  # a wait is said once it has lasted, and how long it has lasted
 
     def status(self, asked: list[Asked] | None = None) -> dict[str, Any]:
         """Game, turn, sync, what the table waits for and the last thing it said."""
@@ -238,6 +253,7 @@ class GameTable:
             "message": self.view.message or self.view.verdict.reason,
             "verdict": self.view.verdict.kind,
             "outcome": outcome.to_json() if outcome else None,
+            "wait": self.wait.to_json(self.clock()) if self.wait is not None else None,
         }
 
     def pause(self) -> None:
@@ -537,6 +553,8 @@ class GameTable:
         self.view = TableView(
             synced=self.adapter.start_in_sync(), message=message, paused=self.view.paused
         )
+        self._explain()
+        self._publish_plan()  # the camera reads the new game's regions from now on
 
     def _current_choice(self) -> GameChoice:
         """The game in progress with its options (what a short press of new game restarts)."""
@@ -577,15 +595,21 @@ class GameTable:
         leds = self.adapter.frame(self.state, scene or self.scene(), self.template)
         if self.view.chosen_at is not None:
             _show_game_number(leds, max(self._choice_number(), 0))
-        if self.view.waiting and leds.size("status"):
+        amber = self.wait is not None and self.wait.amber
+        if (self.view.waiting or amber) and leds.size("status"):
             leds.set("status", 0, AMBER)
+        elif amber:  # no status LED: every seat LED blinks amber instead
+            for seat in range(leds.size("seats")):
+                leds.set("seats", seat, AMBER, blink(1.0))
         return leds
 
     def show(self, now: float) -> None:
         """Send the current frame to the renderer (and the screen); publish the status and
         what the camera may see next."""
         self._explain()
+        self._publish_plan()
         asked = self.asking()
+        self.wait = self._due_wait(asked, now)
         scene = self.scene(asked)
         frame = self.frame(scene)
         self.published = self.status(asked)
@@ -602,6 +626,45 @@ class GameTable:
         if key != self._explained:
             self._explained = key
             self.explanations = self.adapter.explanations(self.state, self.before)
+
+    def _publish_plan(self) -> None:
+        """Tell the camera thread what to read now (:class:`ReadingPlan`), built here, in the
+        controller thread, from the state as it now stands."""
+        self.plans.publish(
+            ReadingPlan.of(
+                self.adapter.regions_for(self.state),
+                self.adapter.camera_note,
+                self.seen,
+                self.explanations,
+                game_id=self.game.id,
+                ply=len(self.state.history),
+            )
+        )
+
+    def _due_wait(self, asked: list[Asked], now: float) -> Wait | None:
+        """What holds the table up and has lasted long enough to say so (:mod:`cogtable.waits`)."""
+        if self.view.paused:
+            self.watch.update([], now)
+            return None
+        facts = TableFacts(
+            state=self.state,
+            asked=asked,
+            verdict=self.view.verdict,
+            synced=self.view.synced,
+            reads_camera=bool(self.adapter.camera_regions()),
+            camera=self.view.waiting,
+            put_right=self.view.taken_back,
+            seen_any=self.seen is not None,
+            parts=dict(self.parts),
+            differences=self._differences(),
+        )
+        return self.watch.update(waits_of(facts), now)
+
+    def _differences(self) -> str:
+        """Where the last reading differs from the game, in words, while not in sync."""
+        if self.view.synced or self.seen is None or not self.adapter.camera_regions():
+            return ""
+        return self.adapter.difference_words(self.state, self.seen)
 
     def screen_lines(
         self, scene: Scene | None = None, asked: list[Asked] | None = None
@@ -620,6 +683,7 @@ class GameTable:
         lines += [f"refused: {scene.message}"] if scene.message else []
         lines += [f"asked: {self.view.summary[2]}"] if self.view.summary else []
         lines += [f"camera: {self.adapter.camera_note}"] if self.adapter.camera_note else []
+        lines += self.wait.lines(self.clock()) if self.wait is not None else []
         return [*lines, *self.adapter.screen(state, scene)]
 
     def _seat_name(self, seat: int | None) -> str:

@@ -28,6 +28,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if time.time() - float(status.get("updated", 0)) > STALE_SECONDS else 0
 
 
+def _wait_lines(wait: Any) -> list[str]:
+    """What the table has waited for long enough to say so: expected, seen, how to go on."""
+    if not isinstance(wait, dict):
+        return []
+    return [
+        f"held up:    {float(wait.get('seconds', 0)):.0f} s, expected {wait.get('expected', '?')}",
+        f"sees:       {wait.get('seen', '?')}",
+        f"to go on:   {wait.get('remedy', '?')}",
+    ]
+
+
 def format_status(status: dict[str, Any], now: float) -> list[str]:
     """The status as lines a person reads."""
     age = now - float(status.get("updated", 0))
@@ -45,6 +56,7 @@ def format_status(status: dict[str, Any], now: float) -> list[str]:
         ]
     if status.get("asking"):
         lines.append(f"waiting for: {status['asking']}")
+    lines += _wait_lines(status.get("wait"))
     if status.get("last"):
         lines.append(f"last:       {status['last']}")
     lines += [f"{part + ':':<12}{parts[part]}" for part in sorted(parts)]

@@ -253,6 +253,11 @@ class TableAdapter(ABC):
         """The places where the observation differs from the game."""
         return ()
 
+    def difference_words(self, state: State, observation: Any) -> str:
+        """What the observation shows where it differs from the game, in words ("": the table
+        only counts the differing places): what a waiting table says it sees."""
+        return ""
+
     def resync(self, state: State, observation: Any) -> Verdict:
         """Not in sync yet: whether the observation now matches the game, or what differs."""
         places = self.differing(state, observation)

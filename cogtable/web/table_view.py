@@ -45,6 +45,7 @@ PUBLIC_STATUS_KEYS = (
     "waiting",
     "waiting_for",
     "asking",
+    "wait",
     "camera",
     "last",
     "message",

@@ -84,6 +84,11 @@ def differing(state: KogworksState, seen: Mapping[int, str]) -> tuple[int, ...]:
     return tuple(sorted(peg for peg in {*expected, *seen} if expected.get(peg) != seen.get(peg)))
 
 
+def _cog_words(colour: str | None, none: str = "no cog") -> str:
+    """A peg's cog in words: "a red cog", or ``none``."""
+    return f"a {colour} cog" if colour else none
+
+
 def pegs_of_action(action: Action) -> tuple[int, ...]:
     """The pegs an action touches: the placed peg, or a move's source and target."""
     if isinstance(action, Place):
@@ -226,6 +231,17 @@ class KogworksAdapter(TableAdapter):
         """The pegs where the disk differs from the game."""
         assert isinstance(state, KogworksState)
         return differing(state, pieces_from_reading(observation))
+
+    def difference_words(self, state: State, observation: Any) -> str:
+        """Each differing peg, what the disk shows there and what the game has ("9.1: a red
+        cog, the game has none")."""
+        assert isinstance(state, KogworksState)
+        seen, expected = pieces_from_reading(observation), pieces_of(state)
+        return "; ".join(
+            f"{peg_name(peg)}: {_cog_words(seen.get(peg))},"
+            f" the game has {_cog_words(expected.get(peg), 'none')}"
+            for peg in differing(state, seen)
+        )
 
     def places_of(self, action: Action) -> tuple[int, ...]:
         """The pegs a placement or move touches."""

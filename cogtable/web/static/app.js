@@ -71,6 +71,24 @@ function drawCamera(camera) {
   $("no-camera").hidden = camera.present;
 }
 
+// What the table has waited for long enough to say so: expected, seen, how to go on.
+function drawWait(wait) {
+  const shown = $("wait");
+  shown.replaceChildren();
+  shown.classList.toggle("bad", Boolean(wait && wait.kind !== "request"));
+  if (!wait) return;
+  const lines = [
+    `for ${Math.round(wait.seconds)} s the table expects ${wait.expected}`,
+    `it sees: ${wait.seen}`,
+    `to go on: ${wait.remedy}`,
+  ];
+  lines.forEach((line) => {
+    const div = document.createElement("div");
+    div.textContent = line;
+    shown.appendChild(div);
+  });
+}
+
 function drawLive(live) {
   const status = live.status;
   const board = live.board;
@@ -83,6 +101,7 @@ function drawLive(live) {
   }
   text("turn", status.turn || (status.outcome ? "game over" : ""));
   text("asking", status.asking);
+  drawWait(status.wait);
   text("last", status.last);
   // The status's message is the last move's words unless something was refused or is amiss.
   const refused = status.message && status.message !== status.last ? status.message : "";
