@@ -15,7 +15,9 @@ commit decision with the game's explanations) at the table's frame rate
 - ``after hand``: boards committed within the settling window + 0.5 s after a
   hand left, of those that had one, and the worst delay;
 - ``illegal``: sequences ending in an illegal move, and how many of them were
-  committed as a legal position (goal 0).
+  committed as a legal position (goal 0);
+- ``refused``: boards whose table could not be set up (calibration refused the
+  start position's frames): counted as never committed.
 
 Two frame sources side by side: ``tuning`` (our own renderers and their
 held-out looks, seeds below 9_000_000) and ``held-out`` (benchmarks/held_out/,
@@ -100,6 +102,8 @@ class Row:
     """Per board that had a hand over it first: seconds from the hand leaving to commit."""
     illegal: int = 0
     illegal_as_legal: int = 0
+    refused: int = 0
+    """Boards whose table could not be set up (its calibration refused): never committed."""
     seconds: float = 0.0
     """CPU seconds the row took (rendering included)."""
 
@@ -119,6 +123,11 @@ class Row:
         self.illegal += 1
         self.illegal_as_legal += as_legal
         self.wrong += wrong
+
+    def refuse(self) -> None:
+        """A board on a table that could not be set up: counted as never committed."""
+        self.refused += 1
+        self.still(None)
 
     def in_time(self) -> float:
         """Share of still boards committed within :data:`LIMIT_S`."""
@@ -147,6 +156,7 @@ class Row:
             str(self.under_hand),
             f"{quick}/{len(hands)} ({hand_worst})" if hands else "-",
             f"{self.illegal_as_legal}/{self.illegal}" if self.illegal else "-",
+            str(self.refused),
         ]
 
 
@@ -163,6 +173,7 @@ HEADER = [
     "hand",
     f"after hand <={AFTER_HAND_S:g}s",
     "illegal as legal",
+    "refused",
 ]
 
 
@@ -230,7 +241,8 @@ def summary(rows: Sequence[Row]) -> None:
             f"{worst.in_time():.1%}); after a hand {quick}/{len(hands)} within {AFTER_HAND_S:g} "
             f"s; wrong {sum(r.wrong for r in mine)}, under a hand "
             f"{sum(r.under_hand for r in mine)}, illegal as legal "
-            f"{sum(r.illegal_as_legal for r in mine)}/{sum(r.illegal for r in mine)}"
+            f"{sum(r.illegal_as_legal for r in mine)}/{sum(r.illegal for r in mine)}; "
+            f"tables refused at calibration {sum(r.refused for r in mine)}"
         )
 
 

@@ -47,8 +47,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.peg_disk.calibration import learn
 from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
+from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import HeldCog, Look, Renderer, random_hand, random_lamp, random_scene
 from vision.peg_disk.scene_conditions import (

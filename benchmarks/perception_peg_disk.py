@@ -46,8 +46,9 @@ from benchmarks.bench_perception import (
 from cogtable.commit_decision import ExplanationKind, StillBoardJudge, evidence_of_reading
 from cogtable.tables.kogworks.explain import explanations
 from games.core import load_game
-from vision.peg_disk.calibration import learn
+from vision.peg_disk.calibration import CalibrationError
 from vision.peg_disk.geometry import BoardGeometry, Position
+from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import (
     HELD_OUT_LOOK,
@@ -324,14 +325,19 @@ class Readers:
     """A calibrated reader per table (a look and size, or a held-out scene)."""
 
     def __init__(self) -> None:
-        self._readers: dict[object, BoardReader] = {}
+        self._readers: dict[object, BoardReader | None] = {}
 
-    def reader(self, source: Source, table: Table) -> BoardReader:
-        """The reader of the table the board is drawn on, calibrated on first use."""
+    def reader(self, source: Source, table: Table) -> BoardReader | None:
+        """The reader of the table the board is drawn on, calibrated on first use (None: the
+        calibration refused the frames, as it would tell its owner)."""
         key, frames = source.calibration(table)
         full = (source.name, key, table.size)
         if full not in self._readers:
-            self._readers[full] = BoardReader(calibration=learn(frames()))
+            try:
+                self._readers[full] = BoardReader(calibration=learn(frames()))
+            except CalibrationError as error:
+                print(f"  calibration refused ({source.name} {table}): {error}", flush=True)
+                self._readers[full] = None
         return self._readers[full]
 
 
@@ -358,6 +364,9 @@ def _row(source: Source, condition: str, size, *, boards: int, first: int, reade
         table = Table(condition, first + index, index, size)
         board = game_board(table.seed)
         reader = readers.reader(source, table)
+        if reader is None:
+            row.refuse()
+            continue
         if index % 2:
             frames = source.handled(table, board.before, board.shown)
             _after_hand(row, reader, board, frames)

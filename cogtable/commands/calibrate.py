@@ -15,9 +15,10 @@ from cogtable.letter_teach import TEACH_TEXT, teach, teach_scene_frames
 from cogtable.service.install import installed_profile
 from cogtable.tables import adapter_for
 from hardware.profile import ProfileError, load_profile
-from vision.parts.letters import LetterClassifier
-from vision.peg_disk.calibration import CalibrationError, learn
+from vision.parts.letter_model import LetterModel
+from vision.peg_disk.calibration import CalibrationError
 from vision.peg_disk.geometry import BoardGeometry, start_position
+from vision.peg_disk.learning import learn
 from vision.peg_disk.overlay import draw_parts_reading, draw_reading, png_bytes
 from vision.peg_disk.reader import BoardReader
 from vision.sources import SourceError, open_source
@@ -204,7 +205,7 @@ def _teach(args: argparse.Namespace) -> int:
     layouts = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]
     print(TEACH_TEXT)
     frames = _teach_frames(args, layouts, max(2, args.frames + 1))
-    taught = teach(frames, layouts, LetterClassifier.default())
+    taught = teach(frames, layouts, LetterModel.default())
     picture = png_bytes(draw_parts_reading(frames[-1], taught.reading, layouts))
     data = json.dumps(taught.classifier.to_dict()).encode("utf-8")
     write_files([Output(out, data), Output(overlay, picture)])

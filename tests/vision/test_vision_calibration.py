@@ -11,8 +11,9 @@ import pytest
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
 from vision.markers import project
-from vision.peg_disk.calibration import Calibration, CalibrationError, dark_centres, learn
+from vision.peg_disk.calibration import Calibration, CalibrationError, dark_centres
 from vision.peg_disk.geometry import BoardGeometry, start_position
+from vision.peg_disk.learning import learn, learned_reference
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import Hand, Renderer, Scene, random_scene
 
@@ -161,3 +162,14 @@ def test_the_reader_follows_a_slow_drift_but_never_far_from_calibration() -> Non
     reader.adapt(uncertain)
     assert np.array_equal(reader.colours["gold"], before)
     assert reader.read(frame).certain
+
+
+def test_the_stored_reference_calibration_is_what_learning_gives() -> None:
+    """reference_calibration.json is kept up to date: ``python -m vision.peg_disk.learning``."""
+    stored, learned = Calibration.reference().to_dict(), learned_reference().to_dict()
+    assert stored.keys() == learned.keys() and stored["geometry"] == learned["geometry"]
+    for key in ("empty", "rim"):
+        assert np.allclose(stored[key], learned[key], atol=0.01), key
+    for key in ("colours", "centre"):
+        assert np.allclose(list(stored[key].values()), list(learned[key].values()), atol=0.01)
+    assert abs(stored["shade"] - learned["shade"]) < 0.01

@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from vision.peg_disk.calibration import learn
+from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import Look, Renderer
 from vision.peg_disk.scene_conditions import (

@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 
 from vision.markers import project
-from vision.peg_disk.calibration import learn
 from vision.peg_disk.geometry import PEGS, BoardGeometry
+from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import VEILS, BoardReader, centre_in_sight, veiled
 from vision.peg_disk.renderer import Glare, Renderer
 from vision.peg_disk.scene_conditions import CONDITIONS, calibration_scene

@@ -1,31 +1,25 @@
-"""Learn the colours of the empty board and the red, blue and gold cogs from real frames.
+"""A board's calibration: the colours of its empty pegs and cogs, and its file format.
 
-The user lays out a known position (by default the Kogworks start: only the
-three fixed wheels, gold top, red and blue bases) and the table takes one or
-more frames of it. Every empty peg gives the board's own colour at that peg;
-the cogs give the cog colours. All colours are stored relative to the local
-board colour the reader measures on the rim, so the lighting of the
-calibration frame cancels out. Calibration also learns what a peg's centre
-looks like against the ring around it: a dark or a bright metal pin, a dark or
-a metal hub on each cog colour (``centre``).
-
-Frames are combined robustly: a frame that cannot be read, or that shows
-something over the board, is left out (the others are enough, and the message
-says which were left out); a few noisy rim points do not spoil a frame; and
-every colour is the median over the frames, so one bad frame does not move it.
+All colours are stored relative to the local board colour the reader measures
+on the rim, so the lighting of the calibration frame cancels out: every empty
+peg's own colour, the red, blue and gold cogs' colours, and what a peg's
+centre looks like against the ring around it (a dark or a bright metal pin, a
+dark or a metal hub on each cog colour: ``centre``). Beyond its colours the
+owner's board: ``shade``, how much darker (log) an empty peg looks for each
+cog next to it (their shadows, under this table's light), and ``rim``, the
+rim's own pattern (72 log-colour residuals from the smooth light: wood grain,
+print, a lamp's usual shading), so neither reads as something over the board.
+:mod:`vision.peg_disk.learning` learns one from frames of a known layout.
 
 The calibration file is JSON::
 
     {"format": "cogtable-vision-calibration", "version": 1,
      "geometry": {...}, "empty": [[b, g, r] x 55], "colours": {"red": [b, g, r], ...},
-     "centre": {"empty": [b, g, r], "red": [b, g, r], ...}}
+     "centre": {"empty": [b, g, r], "red": [b, g, r], ...}, "shade": 0.1,
+     "rim": [[b, g, r] x 72]}
 
-(a file without ``centre`` is read with dark pins and hubs, as older files were).
-Calibration also learns the owner's board beyond its colours: ``shade``, how
-much darker (log) an empty peg looks for each cog next to it (their shadows,
-under this table's light), and ``rim``, the rim's own pattern (72 log-colour
-residuals from the smooth light: wood grain, print, a lamp's usual shading),
-so neither reads as something over the board. Both are optional in the file.
+(a file without ``centre`` is read with dark pins and hubs, as older files
+were; ``shade`` and ``rim`` are optional: none and a plain rim).
 """
 
 from __future__ import annotations
@@ -39,18 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
+from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry
 
 FORMAT = "cogtable-vision-calibration"
 VERSION = 1
-MIN_SEPARATION = 0.35
-"""Smallest colour distance allowed between two calibrated classes."""
 RIM_POSITIONS = 72
 """Rim positions the reader samples (and calibration learns the pattern of)."""
 MAX_SHADE = 0.5
 """Largest darkening (log) per neighbouring cog calibration accepts for an empty peg."""
-NOISY_RIM_POINTS = 6
-"""A calibration frame with fewer rim points off the board than this is only noisy, not covered."""
 
 Colour = tuple[float, float, float]
 CENTRE_CLASSES = ("empty", *LABELS)
@@ -104,8 +94,10 @@ class Calibration:
 
     @classmethod
     def reference(cls, geometry: BoardGeometry | None = None) -> Calibration:
-        """The calibration of the reference set, learned from a clean synthetic frame."""
-        return _reference(json.dumps((geometry or BoardGeometry()).to_dict(), sort_keys=True))
+        """The calibration of the reference set (what :func:`vision.peg_disk.learning.learn`
+        learns from a clean frame of our renderer, kept in ``reference_calibration.json``),
+        for ``geometry``: the colours are relative to the board, so they carry over."""
+        return replace(_reference(), geometry=geometry or BoardGeometry())
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (see the module docstring)."""
@@ -182,135 +174,15 @@ def _colour(value: Any) -> Colour:
     return (float(value[0]), float(value[1]), float(value[2]))
 
 
-def learn(
-    frames, layout: Position | None = None, geometry: BoardGeometry | None = None
-) -> Calibration:
-    """Learn a calibration from frames showing ``layout`` (the start position by default).
-
-    Frames that cannot be read or show something over the board are left out
-    as long as at least half of them (and one) remain; every colour is the
-    median over the frames used. Raises CalibrationError naming the frames and
-    why when too few can be used, when a colour is missing from the layout, or
-    when two colours look alike.
-    """
-    from vision.peg_disk.reader import BoardReader
-
-    layout = layout or start_position()
-    geometry = geometry or BoardGeometry()
-    reader = BoardReader(geometry, _neutral(geometry))
-    readings, refused = [], []
-    for index, frame in enumerate(frames):
-        reading, problem = _usable(reader.read(frame))
-        if reading is None:
-            refused.append(f"calibration frame {index + 1}: {problem}")
-        else:
-            readings.append(reading)
-    if not readings and not refused:
-        raise CalibrationError("calibration needs at least one frame")
-    if len(refused) == 1 and not readings:
-        raise CalibrationError(refused[0])
-    if not readings or len(readings) < len(refused):
-        raise CalibrationError(
-            f"calibration: only {len(readings)} of {len(readings) + len(refused)} frames "
-            f"usable ({'; '.join(refused)})"
-        )
-    features = np.median([reading.features for reading in readings], axis=0)
-    contrast = np.median([reading.centre_contrast for reading in readings], axis=0)
-    learned = _from_features(geometry, features, contrast, layout)
-    residual = np.median([reader.rim_residual(reading.rim) for reading in readings], axis=0)
-    return replace(learned, shade=_shade(geometry, features, layout), rim=_rim_pattern(residual))
-
-
-def _shade(geometry: BoardGeometry, features: np.ndarray, layout: Position) -> float:
-    """How much darker (log) an empty peg looks per cog next to it, from the layout's empty
-    pegs next to cogs against those with none (0 when the layout has neither)."""
-    pegs = geometry.peg_positions()
-    apart = np.linalg.norm(pegs[:, None] - pegs[None], axis=2)
-    adjacent = (apart > 0) & (apart <= 1.1 * geometry.peg_pitch)
-    cogs = np.array([layout.get(peg) is not None for peg in PEGS])
-    beside = (adjacent & cogs[None, :]).sum(axis=1)
-    luminance = features.mean(axis=1)
-    far, near = ~cogs & (beside == 0), ~cogs & (beside > 0)
-    if not far.any() or not near.any():
-        return 0.0
-    darker = (np.median(luminance[far]) - luminance[near]) / beside[near]
-    return round(float(np.clip(np.median(darker), 0.0, MAX_SHADE)), 4)
-
-
-def _rim_pattern(residual: np.ndarray) -> tuple[Colour, ...]:
-    """The rim's own pattern: the median residual per position, where it is small enough to be
-    the board's (larger: something lay over the rim in calibration; left out)."""
-    from vision.peg_disk.reader import RIM_TOLERANCE
-
-    small = np.abs(residual).max(axis=1, keepdims=True) < RIM_TOLERANCE
-    return tuple(_as_colour(row) for row in np.where(small, residual, 0.0))
-
-
-def _usable(reading) -> tuple[object | None, str]:
-    """The reading if calibration can use it, else None and why."""
-    if not reading.ok:
-        return None, f"{reading.status}: {reading.message}"
-    if reading.covered and reading.rim_outliers >= NOISY_RIM_POINTS:
-        return None, f"{reading.message}; clear the board"
-    return reading, ""
-
-
-def _from_features(
-    geometry: BoardGeometry, features: np.ndarray, contrast: np.ndarray, layout: Position
-) -> Calibration:
-    labels = [layout.get(peg) for peg in PEGS]
-    empty_rows = [i for i, label in enumerate(labels) if label is None]
-    if not empty_rows:
-        raise CalibrationError("calibration layout must leave some pegs empty")
-    fallback = np.median(features[empty_rows], axis=0)
-    empty = tuple(
-        _as_colour(features[i] if labels[i] is None else fallback) for i in range(len(PEGS))
-    )
-    colours = {}
-    centre = {"empty": _as_colour(np.median(contrast[empty_rows, 0], axis=0))}
-    for name in LABELS:
-        rows = [i for i, label in enumerate(labels) if label == name]
-        if not rows:
-            raise CalibrationError(f"calibration layout has no {name} cog")
-        colours[name] = _as_colour(np.median(features[rows], axis=0))
-        centre[name] = _as_colour(np.median(contrast[rows, 1], axis=0))
-    _check_separation({"empty": _as_colour(fallback), **colours})
-    return Calibration(geometry, empty, colours, centre)
-
-
-def _check_separation(colours: dict[str, Colour]) -> None:
-    from vision.peg_disk.reader import colour_distance
-
-    names = list(colours)
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            distance = float(colour_distance(np.array(colours[a]), np.array(colours[b])))
-            if distance < MIN_SEPARATION:
-                raise CalibrationError(
-                    f"{a} and {b} look alike to the camera (distance {distance:.2f}); "
-                    "check the lighting and that the layout matches what was asked"
-                )
-
-
-def _as_colour(values: np.ndarray) -> Colour:
+def as_colour(values: np.ndarray) -> Colour:
+    """Three numbers, rounded as the file keeps them."""
     return (round(float(values[0]), 4), round(float(values[1]), 4), round(float(values[2]), 4))
 
 
-def _neutral(geometry: BoardGeometry) -> Calibration:
-    """A placeholder calibration used only to measure features before learning."""
-    zero = (0.0, 0.0, 0.0)
-    return Calibration(
-        geometry,
-        (zero,) * len(PEGS),
-        {"red": (0, -1, 1), "blue": (1, 0, -1), "gold": (-1, 1, 0)},
-        dict.fromkeys(CENTRE_CLASSES, zero),
-    )
+REFERENCE_FILE = Path(__file__).with_name("reference_calibration.json")
+"""The reference set's calibration (``python -m vision.peg_disk.learning`` writes it)."""
 
 
-@lru_cache(maxsize=4)
-def _reference(geometry_json: str) -> Calibration:
-    from vision.peg_disk.renderer import Camera, Renderer, Scene
-
-    geometry = BoardGeometry.from_dict(json.loads(geometry_json))
-    frame, _ = Renderer(geometry).render(Scene(start_position(), (960, 720), Camera(fill=0.92)))
-    return learn([frame], start_position(), geometry)
+@lru_cache(maxsize=1)
+def _reference() -> Calibration:
+    return Calibration.load(REFERENCE_FILE)

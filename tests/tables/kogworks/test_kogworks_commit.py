@@ -10,7 +10,7 @@ import numpy as np
 from cogtable.commit_decision import ExplanationKind, StillBoardJudge, evidence_of_reading
 from cogtable.tables.kogworks.explain import explanations, position_of
 from games.core import load_game
-from vision.peg_disk.calibration import learn
+from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import (
     REFERENCE_LOOK,
