@@ -17,11 +17,11 @@ one the summed evidence clearly singles out:
 - only the places where explanations differ weigh: a place no plausible
   explanation changes needs no certainty of its own;
 - a place whose evidence clearly contradicts even the best explanation (by
-  ``place_bound``) is something no explanation foresaw (two cogs at once, a
-  cog knocked over): the board is then committed as it is seen,
+  ``place_bound`` in sum and :data:`PLACE_MEAN` a frame; a place that only
+  leans elsewhere does not) is something no explanation foresaw (two cogs at
+  once, a cog knocked over): the board is then committed as it is seen,
   :attr:`ExplanationKind.OTHER`, so the table can say it is out of sync, but
-  only when every place that makes it differ from the game is itself clear
-  (by ``place_bound`` in sum and :data:`PLACE_MEAN` a frame).
+  only when each such place's class is itself clear of every other.
 
 Each frame can argue against a class at a place only so much: a class's
 likelihood is mixed with the place's "none of them" likelihood
@@ -323,9 +323,10 @@ def _decide(  # noqa: PLR0917
     first = compiled.options[order[0]]
     position = _position(first, explanations.base, places)
     leader = np.array([_index(classes, position.get(p)) for p in places])
-    contradicted = _contradicted(total, leader, place_bound)
+    contradicted = _contradicted(evidence, leader, place_bound)
     if contradicted.any():
-        return _covered(_as_seen(evidence, position, first, place_bound), evidence, before)
+        decision = _as_seen(evidence, position, first, place_bound, contradicted)
+        return _covered(decision, evidence, before)
     if len(order) == 1:
         decision = Decision(DecisionKind.COMMIT, first, position, None, math.inf)
         return _covered(decision, evidence, before)
@@ -388,12 +389,20 @@ def _index(classes: tuple[Label, ...], label: Label) -> int:
     return classes.index(label) if label in classes else -1
 
 
-def _contradicted(total: np.ndarray, expected: np.ndarray, place_bound: float) -> np.ndarray:
-    """Per place, True when the evidence favours another class than ``expected`` by
-    ``place_bound`` (a place the explanation says nothing of is never contradicted)."""
+def _contradicted(evidence: StillEvidence, expected: np.ndarray, place_bound: float) -> np.ndarray:
+    """Per place, True when the evidence clearly favours another class than ``expected`` (by
+    ``place_bound`` in sum and :data:`PLACE_MEAN` a frame; a place the explanation says
+    nothing of is never contradicted; one that only leans elsewhere is not either)."""
+    total = evidence.total
+    assert total is not None
     known = expected >= 0
-    at = total[np.arange(len(total)), np.maximum(expected, 0)]
-    return known & (total.max(axis=1) - at >= place_bound)
+    gap = total.max(axis=1) - total[np.arange(len(total)), np.maximum(expected, 0)]
+    return known & _clear(gap, evidence.frames, place_bound)
+
+
+def _clear(margin: np.ndarray, frames: int, place_bound: float) -> np.ndarray:
+    """Margins (nats, summed over ``frames``) that are clear: in sum and a frame on average."""
+    return (margin >= place_bound) & (margin >= PLACE_MEAN * frames)
 
 
 def _as_seen(
@@ -401,28 +410,32 @@ def _as_seen(
     position: dict[Place, Label],
     leader: Explanation | None,
     place_bound: float,
+    contradicted: np.ndarray | None = None,
 ) -> Decision:
-    """The board as seen where it contradicts the leading explanation (or everywhere, when
-    none): committed only if every place where it differs from the leader is clear."""
+    """The board as seen: the leading explanation with its ``contradicted`` places as the
+    evidence has them (without a leader, every place as seen). Committed only if every place
+    so changed is clear (its class well ahead of every other)."""
     total, places, classes = evidence.total, evidence.places, evidence.classes
     assert total is not None
     best = total.argmax(axis=1)
     ordered = np.sort(total, axis=1)
     margin = ordered[:, -1] - ordered[:, -2] if total.shape[1] > 1 else np.full(len(total), np.inf)
-    clear = (margin >= place_bound) & (margin >= PLACE_MEAN * evidence.frames)
-    expected = np.array([_index(classes, position.get(p, _MISSING)) for p in places])
-    differs = expected != best
+    clear = _clear(margin, evidence.frames, place_bound)
+    changed = np.ones(len(places), bool) if contradicted is None else contradicted
     seen = dict(position)
     for i, place in enumerate(places):
-        if differs[i]:
+        if changed[i]:
             seen[place] = classes[best[i]]
-    unclear = tuple(p for i, p in enumerate(places) if differs[i] and not clear[i])
-    changes = {p: seen[p] for i, p in enumerate(places) if differs[i]}
+    unclear = tuple(p for i, p in enumerate(places) if changed[i] and not clear[i])
+    changes = {
+        p: seen[p]
+        for i, p in enumerate(places)
+        if changed[i] and position.get(p, _MISSING) != seen[p]
+    }
     other = Explanation(ExplanationKind.OTHER, changes, "as seen")
     if unclear:
         return Decision(DecisionKind.UNSURE, other, seen, leader, 0.0, unclear)
-    deciding = tuple(changes)
-    return Decision(DecisionKind.COMMIT, other, seen, leader, 0.0, deciding)
+    return Decision(DecisionKind.COMMIT, other, seen, leader, 0.0, tuple(changes))
 
 
 def _frozen(position: Mapping[Place, Label] | None) -> frozenset | None:
