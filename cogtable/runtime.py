@@ -310,8 +310,17 @@ class Runtime:
         return self.controller.run()
 
     def status(self) -> dict[str, Any]:
-        """The controller's status (JSON-ready)."""
-        return self.controller.status()
+        """The status as the controller last published it, with the parts and the last error.
+
+        JSON-ready and safe from any thread (the status writer, a watcher): it reads
+        what the controller thread published after its last change, never the game.
+        """
+        known = self.controller.state
+        return {
+            **self.table.published,
+            "parts": dict(known.parts),
+            "last_error": known.last_error,
+        }
 
     def stop(self) -> None:
         """Stop the producers; send the last (paused) frame; close link, simulator, GPIO.

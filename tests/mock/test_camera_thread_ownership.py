@@ -42,7 +42,7 @@ def test_the_camera_thread_never_reads_the_game_state(
         plan = runtime.plans.current
         if not plans or plans[-1] is not plan:
             plans.append(plan)
-        if runtime.shown_status()["ply"] >= MOVES:
+        if runtime.status()["ply"] >= MOVES:  # the status too is read from the camera thread
             runtime.put(Shutdown("enough moves"))
 
     played = play(tmp_path, "--seed", "1", actors=[enough])
