@@ -4,15 +4,6 @@ Chance actions: :class:`DrawLetter` (a tile from the bag), :class:`DrawCard`
 (the top cabinet card, any card left in the deck) and :class:`RollDie`.
 Where a drawn letter or card goes is known from the state (the effect waiting
 to be resolved), so the table only reports what it saw.
-
-Phase II placements carry their star-token powers as fields: the card swap
-(``swap``), the die re-roll (``reroll``) and the turn-order protection
-(``protect``); the bump is implied by placing on an occupied turn-order space.
-
-A grid word is :class:`PlaceWord` (the reserve picks the tiles: plain ones
-first, wild ones only where no plain tile is left) or :class:`PlaceWordWild`
-(the player names the new cells that take wild tiles, rulebook: "You may make
-any letters in your reserve ... wild"), notated ``spell ROD r3c5 down wild 2``.
 """
 
 from __future__ import annotations
@@ -64,7 +55,12 @@ class TakeLetters(Action):
 
 @dataclass(frozen=True)
 class TakeCard(Action):
-    """Phase II, bottom edge: take a cabinet card (``swap``: pay a star for the deck's top)."""
+    """Phase II, bottom edge: take a cabinet card (``swap``: pay a star for the deck's top).
+
+    Phase II placements carry their star-token powers as fields: the card swap
+    (``swap``), the die re-roll (``reroll``) and the turn-order protection
+    (``protect``); the bump is implied by placing on an occupied turn-order space.
+    """
 
     slot: int
     swap: bool = False
@@ -141,6 +137,11 @@ class PlaceWordWild(PlaceWord):
     other new cell takes a plain tile. The player chooses which tiles go down
     (a wild tile on the grid may later read as another letter in a crossing
     word). A separate class, so records of :class:`PlaceWord` stay as they were.
+
+        A grid word is :class:`PlaceWord` (the reserve picks the tiles: plain ones
+        first, wild ones only where no plain tile is left) or :class:`PlaceWordWild`
+        (the player names the new cells that take wild tiles, rulebook: "You may make
+        any letters in your reserve ... wild"), notated ``spell ROD r3c5 down wild 2``.
     """
 
     wild_at: tuple[int, ...]

@@ -5,12 +5,6 @@ Pegs are numbered 0..54 row by row from the apex, left to right; row ``r``
 notation ``row.position`` counted from 1 (``7.3`` is row 7 from the apex,
 third peg from the left).
 
-Inside the engine a set of pegs is a Python int with one bit per peg, laid out
-with a padding column: bit ``r * 11 + c``. Row width 11 keeps column 10 always
-empty, so the six lattice neighbours of a bit are shifts by 1, 11 and 12 in both
-directions, masked with :data:`VALID`. Whole-board questions (flood fills,
-two-colouring, triangle bans) then take a handful of integer operations.
-
 >>> peg_name(peg_at(6, 2))
 '7.3'
 >>> parse_peg(' 7.3 ') == peg_at(6, 2)
@@ -27,7 +21,13 @@ from typing import Final
 ROWS: Final = 10
 NUM_PEGS: Final = ROWS * (ROWS + 1) // 2
 WIDTH: Final = 11
-"""Bits per row in the padded layout (one padding column)."""
+"""Bits per row in the padded layout (one padding column).
+
+A set of pegs is a Python int with one bit per peg: bit ``r * 11 + c``. Row width
+11 keeps column 10 always empty, so the six lattice neighbours of a bit are shifts
+by 1, 11 and 12 in both directions, masked with :data:`VALID`. Whole-board questions
+(flood fills, two-colouring, triangle bans) then take a handful of integer operations.
+"""
 
 Peg = int
 """A peg number, 0..54."""
