@@ -267,7 +267,8 @@ class TagBook:
       that emptied the deck reshuffles the pile under the very card flipped).
 
     A play taken back forgets the tag laid (:meth:`_back_in_hand`), even while a copy
-    of that name still lies in the pile.
+    of that name still lies in the pile; so does a card taken back off a pile's top
+    (:meth:`_off_the_top`), even on a card of its own name.
     """
 
     def __init__(self) -> None:
@@ -286,6 +287,8 @@ class TagBook:
         """Tag -> where the committed reading showed it (never a card just laid there)."""
         self.piles: tuple[int, ...] = ()
         """Each seat's pile size at the committed reading (shorter now: its top went)."""
+        self.taken_back: set[int] = set()
+        """Tags an undo since the committed reading took back: never counted again on a pile."""
 
     @classmethod
     def committed_to(cls, committed: Committed | None) -> TagBook:
@@ -307,8 +310,9 @@ class TagBook:
         """Bring the book up to the engine; the cards just laid (not counted, not settled there)."""
         held = holding.cards
         if holding.plies < self.plies:
-            for tag in self._back_in_hand(held):
-                del self.known[tag]
+            back = self._back_in_hand(held, seen)
+            self.taken_back = {*back, *self._off_the_top(holding)}
+            self.known = {tag: key for tag, key in self.known.items() if tag not in self.taken_back}
         self.held, self.plies = held, holding.plies
         kept: dict[int, CardKey] = {}
         on_stack = {card.tag for card in seen.stack}
@@ -334,15 +338,16 @@ class TagBook:
         """Whether the committed reading showed ``tag`` in ``zone`` (so it was not just laid)."""
         return tag in self.settled and self.settled[tag] == zone
 
-    def _back_in_hand(self, held: Mapping[CardKey, FaceUp]) -> list[int]:
+    def _back_in_hand(self, held: Mapping[CardKey, FaceUp], seen: CommissarsMat) -> list[int]:
         """Counted tags last seen on the stack whose copy left it for the hand (a play undone).
 
         Asked after an undo: a card leaving the stack goes to its owner's pile (it
         resolved) unless a play is taken back. Kept by count alone, the tag taken back
         would stand for a copy of that name deeper in the pile the book never saw, and
-        laid again it would be a card that "has resolved", not a play. The newest
-        counted go first.
+        laid again it would be a card that "has resolved", not a play. Those no longer
+        on the stack go first (the camera sees no order), then the newest counted.
         """
+        on_stack = {card.tag for card in seen.stack}
         gone: list[int] = []
         for key, before in self.held.items():
             now = held.get(key, FaceUp())
@@ -351,8 +356,22 @@ class TagBook:
                 continue
             stacked = [tag for tag, known in self.known.items() if known == key]
             stacked = [tag for tag in stacked if self.zones.get(tag, -1) is None]
+            stacked.sort(key=lambda tag: tag not in on_stack)  # stable: gone ones last
             gone += stacked[-back:]
         return gone
+
+    def _off_the_top(self, holding: Holding) -> list[int]:
+        """Counted tops of piles an undo made shorter: the card taken back is a pile's newest.
+
+        Kept, a card discarded on a card of its own name and taken back would stand for
+        the one under it (the game's top has the same name): the table would be in sync
+        with it still there, and once it is taken off, the card under it would be laid.
+        """
+        return [
+            tag
+            for seat, tag in self.tops.items()
+            if seat < len(self.piles) and holding.piles[seat] < self.piles[seat]
+        ]
 
     def _off_a_pile(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
         """A counted card last seen on a pile, now on the stack beyond the engine's copies there.
@@ -376,7 +395,7 @@ class TagBook:
     def _learn_stack(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
         for card in seen.stack:
             if card.tag in self.known or card.key not in held:
-                continue
+                continue  # a top taken back may go back on the stack (a resolve undone)
             counted = sum(1 for other in seen.stack if self.known.get(other.tag) == card.key)
             anywhere = sum(1 for key in self.known.values() if key == card.key)
             if counted < held[card.key].stack and anywhere < held[card.key].total:
@@ -393,6 +412,7 @@ class TagBook:
             covered = last in self.known and zones.get(last, seat) == seat and not shorter
             resolved = card.tag in self.settled and self.settled[card.tag] is None  # off the stack
             fresh = card.tag not in self.known and (resolved or not covered)
+            fresh = fresh and card.tag not in self.taken_back
             if fresh and card.owner == seat and holding.tops[seat] == card.name:
                 self.known[card.tag] = card.key
             if card.tag in self.known:

@@ -546,3 +546,45 @@ def test_a_card_resolved_onto_a_flip_of_its_own_name_is_in_sync(tmp_path: Path) 
     status = at.see()
     assert status["verdict"] == "in-sync", status
     assert at.table.view.verdict.kind == "in-sync"
+
+
+def may_discard_on_its_own_name(state: State) -> bool:
+    """The Discard/Draw phase; the active seat may discard the card its pile shows on top."""
+    assert isinstance(state, CommissarsState)
+    seat = state.seats[state.active]
+    top = seat.discard[-1] if seat.discard else None
+    return (
+        state.phase == "discard"
+        and not state.tasks
+        and state.window is None
+        and top is not None
+        and seat.hand[top] > 0
+        and Discard(top, player=state.active) in state.legal_actions(state.active)
+    )
+
+
+def test_a_discard_taken_back_off_a_card_of_its_own_name_is_not_laid_again(
+    tmp_path: Path,
+) -> None:
+    """A card discarded on a card of its own name, taken back by undo: the mat is not in sync
+    while it lies there, and the card under it, shown once it is taken off, is no discard
+    (sim commissars --players 2 --seed 4 --undo-rate 0.3 discarded it again and stalled)."""
+    found = next(
+        state
+        for seed in range(60)
+        if (state := play_until("commissars", {"players": 2}, seed, may_discard_on_its_own_name))
+    )
+    at = commissars_table(tmp_path, *seen_by_the_table(found))
+    active = at.state.active
+    name = at.state.seats[active].discard[-1]
+    at.cards.on_pile(active, name)
+    at.see()
+    ply = len(at.state.history)
+    assert at.actions()[-1] == Discard(name, player=active), at.table.view.verdict
+    status = at.press(active, "undo", held=True)
+    assert len(at.state.history) == ply - 1 and not status["in_sync"], status
+    assert not at.see()["in_sync"], "the card taken back still lies on the pile"
+    at.cards.off_pile(active)  # back into the hand: the card under it shows
+    status = at.see()
+    assert status["in_sync"] and len(at.state.history) == ply - 1, status
+    assert at.table.view.verdict.kind == "in-sync", at.table.view.verdict

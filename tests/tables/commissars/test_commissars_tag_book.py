@@ -1,0 +1,45 @@
+"""The Commissars tag book, built from the last committed reading (issue 24)."""
+
+from __future__ import annotations
+
+from cogtable.tables.commissars.cards import (
+    CardSeen,
+    CommissarsMat,
+    Committed,
+    FaceUp,
+    Holding,
+    TagBook,
+    card_of,
+)
+
+FACTIONS = ("gorobotchev", "androidopov")
+COUNTER = "Counter Propaganda"
+
+
+def seen(*stack: int, top: int | None = None) -> CommissarsMat:
+    """A two-seat mat: seat 1's pile showing ``top``, the stack showing ``stack`` (tag order)."""
+    cards = [card_of(tag, FACTIONS) for tag in sorted(stack)]
+    pile = () if top is None else (card_of(top, FACTIONS),)
+    assert all(isinstance(card, CardSeen) for card in [*cards, *pile])
+    return CommissarsMat((pile, ()), (1, 1), tuple(cards))  # type: ignore[arg-type]
+
+
+def holding(stacked: int, plies: int) -> Holding:
+    """The game holding ``stacked`` copies of seat 1's Counter Propaganda on the stack."""
+    return Holding({(0, COUNTER): FaceUp(stack=stacked)}, (None, None), (0, 0), plies)
+
+
+def test_a_play_taken_back_forgets_the_copy_taken_off_the_stack_whatever_its_tag() -> None:
+    """Two Counter Propaganda of one seat on the stack, the newer with the lower tag (the
+    camera sees no order); the newer play undone and taken off: the older is still counted
+    (sim commissars --players 3 --seed 1 --undo-rate 0.3: the book forgot the one still
+    there and asked for it to go, for good)."""
+    newer, older = 8, 9
+    assert card_of(newer, FACTIONS) == CardSeen(newer, COUNTER, 0)
+    assert card_of(older, FACTIONS) == CardSeen(older, COUNTER, 0)
+    book = TagBook.committed_to(Committed(seen(newer, older), holding(2, 10)))
+    assert book.counted(newer) and book.counted(older)
+    fresh = book.follow(holding(1, 9), seen(older))
+    assert fresh == []
+    assert book.counted(older), "the copy still on the stack is the one the game holds"
+    assert not book.counted(newer)
