@@ -26,6 +26,7 @@ from .actions import (
 )
 from .cards import CardSet, load_cards
 from .constants import DECK_MODES, HAND_MODES
+from .position import CommissarsPosition
 from .state import CommissarsState
 
 NAME = "commissars"
@@ -47,6 +48,7 @@ __all__ = [
     "LEADER_DEALS",
     "NAME",
     "Choose",
+    "CommissarsPosition",
     "CommissarsState",
     "Discard",
     "EndPhase",

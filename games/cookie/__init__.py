@@ -18,6 +18,7 @@ from .actions import ACTIONS
 from .bighunt import BigHuntState
 from .common import CookieState
 from .hunt import HuntState
+from .position import CookiePosition
 from .reference import CHARACTERS, REFERENCES
 
 NAME = "cookie"
@@ -41,6 +42,7 @@ __all__ = [
     "PLAYER_COUNTS",
     "REFERENCES",
     "BigHuntState",
+    "CookiePosition",
     "CookieState",
     "HuntState",
     "new_game",
