@@ -171,15 +171,15 @@ def _board(facts: TableFacts) -> Wait | None:
     verdict = facts.verdict
     if facts.synced and verdict.kind not in ("illegal", "lifted", "out-of-sync", "choose"):
         return None
-    if verdict.kind == "choose":
+    if verdict.kind == "choose" and facts.synced:  # the table asks a player: not held up
         return Wait(
-            WaitKind.BOARD,
+            WaitKind.REQUEST,
             "to know which of the moves that fit the board was made",
             verdict.reason or "a change that more than one move explains",
             "the player presses confirm for the plain move, or types the one meant",
             topic="choose",
         )
-    if verdict.kind == "lifted":
+    if verdict.kind == "lifted" and facts.synced:
         return Wait(
             WaitKind.BOARD,
             "the lifted piece put down",
@@ -187,7 +187,7 @@ def _board(facts: TableFacts) -> Wait | None:
             "put it down on one of the places lit white, or back where it was",
             topic="lifted",
         )
-    if verdict.kind == "illegal":
+    if verdict.kind == "illegal" and facts.synced:
         return Wait(
             WaitKind.BOARD,
             "a legal move, or the board as the game stands",

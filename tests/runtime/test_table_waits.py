@@ -7,6 +7,7 @@ view) and, for what the table itself cannot get past, with the status LED amber.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -14,10 +15,11 @@ from cogtable.commands.status import format_status
 from cogtable.inputs import BoardSettled, BoardUnsettled, ButtonPressed, PartStatus
 from cogtable.journal import Journal
 from cogtable.table import GameTable
-from cogtable.tables.base import AMBER
+from cogtable.tables.base import AMBER, Verdict
 from cogtable.tables.kogworks import adapter
-from cogtable.waits import WAIT_SHOWN_S
+from cogtable.waits import WAIT_SHOWN_S, TableFacts, WaitKind, WaitWatch, waits_of
 from cogtable.web.table_view import PUBLIC_STATUS_KEYS
+from games.core import new_game
 from games.kogworks import peg_at, peg_name
 from games.kogworks.board import ROW_COL
 from hardware.leds import Frame
@@ -153,3 +155,21 @@ def test_no_wait_is_said_while_paused(tmp_path: Path) -> None:
     table.handle(ButtonPressed("pause", None), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S)
     assert table.status()["wait"]["kind"] == "camera", "going on, the wait is counted afresh"
+
+
+def test_a_choice_between_readings_is_a_players_turn_and_a_new_wait_counts_afresh() -> None:
+    state = new_game("kogworks", {}, 0)
+    choose = Verdict("choose", reason="was that +9.1 with its star power, or without?")
+    facts = TableFacts(state=state, asked=(), verdict=choose, synced=True, reads_camera=True)
+    watch = WaitWatch()
+    assert watch.update(waits_of(facts), 0.0) is None
+    wait = watch.update(waits_of(facts), WAIT_SHOWN_S)
+    assert wait is not None and wait.kind is WaitKind.REQUEST and not wait.amber
+    assert "confirm" in wait.remedy and wait.seen == choose.reason
+    moving = dataclasses.replace(facts, camera="moving")
+    assert watch.update(waits_of(moving), WAIT_SHOWN_S + 1) == wait, "the older wait is shown"
+    assert watch.update(waits_of(moving), 2 * WAIT_SHOWN_S + 1).kind is WaitKind.CAMERA, (
+        "once the camera's wait has lasted, it comes first"
+    )
+    over = TableFacts(state=state, asked=(), verdict=choose, synced=False, reads_camera=True)
+    assert [w.kind for w in waits_of(over)] == [WaitKind.BOARD], "choose needs the board in sync"
