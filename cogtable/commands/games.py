@@ -9,7 +9,7 @@ import time
 
 from cogtable.commands._journal_access import add_state_dir, open_journal
 from cogtable.errors import UserError
-from cogtable.game_choice import choose, refereeable, unavailable
+from cogtable.game_choice import choose, players_of, refereeable, unavailable
 from cogtable.journal import GameSummary
 from cogtable.tables import adapter_for
 from games.core import BadOptions, State, new_game
@@ -111,7 +111,7 @@ def available_lines(path: str | None) -> list[str]:
     except UserError as error:
         raise UserError(f"{profile.source}: [table]: {error}") from error
     lines = [
-        f"{choice.label():<18} {adapter_for(choice.game).players_of(choice.options)} players"
+        f"{choice.label():<18} {players_of(adapter_for(choice.game), choice.options)} players"
         for choice in refereeable(profile)
     ]
     missing = unavailable(profile)

@@ -42,7 +42,7 @@ from cogtable.commands._sim_options import STRONG_RED_RANDOM_BLUE, readers, seat
 from cogtable.errors import UserError, data_fault
 from cogtable.files import check_folder
 from cogtable.fleet.attach import check_fleet_arguments, publishing
-from cogtable.game_choice import GameChoice, choose
+from cogtable.game_choice import GameChoice, choose, players_of
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
 from cogtable.letter_teach import teach, teach_scene_frames
@@ -332,7 +332,7 @@ def _resume_console(
 
 def _console_style(args: argparse.Namespace, choice: GameChoice) -> ConsoleStyle:
     """The people's seats and habits; a wrong ``--seat`` is a UserError naming the choices."""
-    players = adapter_for(choice.game).players_of(choice.options)
+    players = players_of(adapter_for(choice.game), choice.options)
     seats = seat_kinds(args, players, seat_rule(choice.game))
     return ConsoleStyle(seats, args.mistake_rate, args.undo_rate)
 

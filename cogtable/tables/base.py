@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from cogtable.commit_decision import Explanations
-from games.core import CHANCE, Action, Event, Request, RequestKind, State, load_game
+from games.core import CHANCE, Action, Event, Request, RequestKind, State
 from hardware.leds import SOLID, Frame, pulse
 from hardware.profile import Profile
 from vision.layout import PartLayout
@@ -167,43 +167,6 @@ class TableAdapter(ABC):
     def regions_for(self, state: State) -> tuple[CameraRegion, ...]:
         """The regions a game in ``state`` reads (a two-player game: two mats, not four)."""
         return self.camera_regions()
-
-    def variant(self, options: Mapping[str, Any]) -> str:
-        """The variant named by ``options`` (``""`` for games with one)."""
-        return ""
-
-    def seats_needed(self, options: Mapping[str, Any]) -> Sequence[int]:
-        """The player counts the (variant of the) game allows."""
-        return self.player_counts.get(self.variant(options), ())
-
-    def options_for(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        """Engine options for a table with ``seats`` seats: ``players`` filled in if absent."""
-        chosen = dict(options)
-        counts = self.seats_needed(chosen)
-        if "players" not in chosen and counts and "players" in _defaults(self.game):
-            fitting = [count for count in counts if count <= seats]
-            chosen["players"] = max(fitting) if fitting else min(counts)
-        return chosen
-
-    def players_of(self, options: Mapping[str, Any]) -> int:
-        """How many play with these options (the engine's default when not given)."""
-        players = options.get("players", _defaults(self.game).get("players", 2))
-        return players if isinstance(players, int) and not isinstance(players, bool) else 0
-
-    def missing(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
-        """The parts this game needs that ``profile`` lacks (empty: it can be refereed)."""
-        players, seats = self.players_of(options), len(profile.seats)
-        label = " ".join(part for part in (self.game, self.variant(options)) if part)
-        problems = []
-        counts = self.seats_needed(options)
-        if counts and players not in counts:
-            problems.append(f"{label}: is for {_count_words(counts)} players, not {players}")
-        elif players > seats:
-            problems.append(f"{label}: needs {players} seats, this table has {seats}")
-        for segment in self.segments_needed():
-            if segment not in profile.leds.segment_names():
-                problems.append(f"{label}: no LED segment {segment!r} in this profile")
-        return problems
 
     def segments_needed(self) -> tuple[str, ...]:
         """LED segments the game needs besides ``seats`` and ``status``."""
@@ -463,12 +426,24 @@ def _segment_size(leds: Frame, name: str) -> int:
     return len(leds.looks.get(name, ()))
 
 
-def _defaults(game: str) -> Mapping[str, Any]:
-    return getattr(load_game(game), "DEFAULTS", {})
+class Variants:
+    """Mixin of a game with variants (the Cookie's hunt and big-hunt): which one options name.
+
+    The table's game-setup policy (:mod:`cogtable.game_choice`) reads it.
+    """
+
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """The variant named by ``options``."""
+        raise NotImplementedError
 
 
-def _count_words(counts: Sequence[int]) -> str:
-    ordered = sorted(counts)
-    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
-        return f"{ordered[0]} to {ordered[-1]}"
-    return " or ".join(str(count) for count in ordered)
+class TableSetup:
+    """Mixin of a game whose engine options depend on the table (a card mat: cards seen late)."""
+
+    def table_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` with what this table adds (default: as given)."""
+        return options
+
+    def table_problems(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
+        """What this table lacks for the game besides seats and LED segments."""
+        return []

@@ -9,7 +9,7 @@ import pytest
 
 from cogtable.cli import main
 from cogtable.errors import UserError
-from cogtable.game_choice import GameChoice, choose, refereeable, unavailable
+from cogtable.game_choice import GameChoice, choose, missing, refereeable, unavailable
 from cogtable.sensing import open_requests
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
@@ -176,7 +176,7 @@ def test_the_winners_seats_chase_in_their_colours_at_the_end(game: str) -> None:
 
 def test_a_two_seat_table_names_the_game_it_cannot_referee() -> None:
     cookie = adapter_for("cookie")
-    assert cookie.missing(TWO_SEATS, {"variant": "hunt", "players": 4}) == [
+    assert missing(cookie, TWO_SEATS, {"variant": "hunt", "players": 4}) == [
         "cookie hunt: needs 4 seats, this table has 2"
     ]
     assert unavailable(TWO_SEATS) == ["cookie hunt: needs 4 seats, this table has 2"]
@@ -186,19 +186,19 @@ def test_a_two_seat_table_names_the_game_it_cannot_referee() -> None:
 
 
 def test_the_missing_parts_name_the_player_count_and_the_led_segment() -> None:
-    assert adapter_for("cog").missing(TWO_SEATS, {"players": 5}) == [
+    assert missing(adapter_for("cog"), TWO_SEATS, {"players": 5}) == [
         "cog: is for 2 to 4 players, not 5"
     ]
-    assert adapter_for("commissars").missing(TWO_SEATS, {"players": 3}) == [
+    assert missing(adapter_for("commissars"), TWO_SEATS, {"players": 3}) == [
         "commissars: needs 3 seats, this table has 2"
     ]
-    assert adapter_for("commissars").missing(MOCK, {"players": 6}) == []
+    assert missing(adapter_for("commissars"), MOCK, {"players": 6}) == []
     segments = tuple(segment for segment in MOCK.leds.segments if segment.name != "pegs")
     no_pegs = replace(MOCK, leds=replace(MOCK.leds, segments=segments))
-    assert adapter_for("kogworks").missing(no_pegs, {}) == [
+    assert missing(adapter_for("kogworks"), no_pegs, {}) == [
         "kogworks: no LED segment 'pegs' in this profile"
     ]
-    assert adapter_for("cog").missing(no_pegs, {"players": 4}) == []
+    assert missing(adapter_for("cog"), no_pegs, {"players": 4}) == []
 
 
 def test_the_six_seat_mock_table_referees_all_five_choices() -> None:

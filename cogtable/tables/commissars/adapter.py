@@ -52,6 +52,7 @@ from cogtable.tables.base import (
     CameraRegion,
     Scene,
     TableAdapter,
+    TableSetup,
     Verdict,
     show_requests,
     show_winners,
@@ -87,7 +88,7 @@ CAMERA_DECISIONS = (DiscardCards, Intercept)
 """The decisions the camera sees (a card on a pile, a card on the stack); others are typed."""
 
 
-class CommissarsAdapter(TableAdapter):
+class CommissarsAdapter(TableSetup, TableAdapter):
     """Cogs and Commissars for 2 to 6 players; read on the card mat where the profile has one."""
 
     game = "commissars"
@@ -107,16 +108,15 @@ class CommissarsAdapter(TableAdapter):
         """Read by the camera where the profile has a card mat; else by the console."""
         return CommissarsAdapter(sensors.card_mat)
 
-    def options_for(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        """As the base; on a card mat, table mode: nobody names the cards drawn."""
-        chosen = super().options_for(options, seats)
+    def table_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """On a card mat, table mode: nobody names the cards drawn."""
         if self.mat is not None:
-            chosen.setdefault("hands", "unknown")
-        return chosen
+            options.setdefault("hands", "unknown")
+        return options
 
-    def missing(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
-        """As the base; on a card mat the decks must be the tagged faction decks."""
-        problems = super().missing(profile, options)
+    def table_problems(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
+        """On a card mat the decks must be the tagged faction decks."""
+        problems = []
         decks = options.get("decks", "preconstructed")
         if self.mat is not None and decks != "preconstructed":
             problems.append(

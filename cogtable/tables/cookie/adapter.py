@@ -62,6 +62,8 @@ from cogtable.tables.base import (
     CameraRegion,
     Scene,
     TableAdapter,
+    TableSetup,
+    Variants,
     Verdict,
     show_requests,
     show_winners,
@@ -96,7 +98,7 @@ CAMERA_CHANCE = (RevealRole, RevealTarget, OpenExclusion)
 """The cards the table turns up that the camera reads (a deal face down it cannot)."""
 
 
-class CookieAdapter(TableAdapter):
+class CookieAdapter(Variants, TableSetup, TableAdapter):
     """The Cookie 2.0: Every Man for Himself (4-6 players), The Big Hunt (2-4)."""
 
     game = "cookie"
@@ -124,12 +126,11 @@ class CookieAdapter(TableAdapter):
         """``hunt`` or ``big-hunt``."""
         return str(options.get("variant", DEFAULTS["variant"]))
 
-    def options_for(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        """As the base; with a card mat, the Role cards are supplied when they are turned up."""
-        chosen = super().options_for(options, seats)
+    def table_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """With a card mat, the Role cards are supplied when they are turned up."""
         if self.mat is not None:
-            chosen.setdefault("roles_known_at_deal", False)
-        return chosen
+            options.setdefault("roles_known_at_deal", False)
+        return options
 
     def describe(
         self, state: State, action: Action, events: Sequence[Event], chance: Request | None

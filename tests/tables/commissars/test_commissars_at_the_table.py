@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cogtable.game_choice import GameChoice
+from cogtable.game_choice import GameChoice, missing, options_for
 from cogtable.inputs import ConsoleCommand
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
@@ -85,12 +85,12 @@ def test_without_a_card_mat_every_card_comes_from_the_console() -> None:
     bare = adapter_for("commissars").fitted(Sensors())
     assert bare.camera_regions() == () and bare.start_in_sync()
     assert "console" in bare.camera_note
-    assert "hands" not in bare.options_for({}, 6), "known hands, as before"
+    assert "hands" not in options_for(bare, {}, 6), "known hands, as before"
     fitted = adapter_for("commissars").fitted(CAMERA)
     assert [region.reader for region in fitted.camera_regions()] == ["cards"]
     assert not fitted.start_in_sync()
-    assert fitted.options_for({}, 6)["hands"] == "unknown", "table mode on a card mat"
-    problems = fitted.missing(load_profile(), {"players": 2, "decks": "random"})
+    assert options_for(fitted, {}, 6)["hands"] == "unknown", "table mode on a card mat"
+    problems = missing(fitted, load_profile(), {"players": 2, "decks": "random"})
     assert problems and "faction decks" in problems[0]
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.game_choice import GameChoice
+from cogtable.game_choice import GameChoice, options_for
 from cogtable.inputs import ButtonPressed
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for
@@ -94,7 +94,7 @@ def test_without_a_card_mat_nothing_is_read_by_the_camera() -> None:
     fitted = adapter_for("cookie").fitted(CAMERA)
     assert [region.reader for region in fitted.camera_regions()] == ["cards"]
     assert not fitted.start_in_sync()
-    assert fitted.options_for({"variant": "hunt"}, 6)["roles_known_at_deal"] is False
+    assert options_for(fitted, {"variant": "hunt"}, 6)["roles_known_at_deal"] is False
 
 
 def test_the_mat_is_read_as_every_card_game_reads_it() -> None:
