@@ -80,11 +80,6 @@ class PartStatus:
 
 
 @dataclass(frozen=True)
-class ReloadProfile:
-    """SIGHUP: read the table profile again."""
-
-
-@dataclass(frozen=True)
 class Shutdown:
     """Stop the controller cleanly (SIGTERM, end of a mock game)."""
 
@@ -98,6 +93,5 @@ Input = (
     | DiceRolled
     | ConsoleCommand
     | PartStatus
-    | ReloadProfile
     | Shutdown
 )

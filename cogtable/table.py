@@ -48,7 +48,6 @@ from cogtable.inputs import (
     DiceRolled,
     Input,
     PartStatus,
-    ReloadProfile,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
 from cogtable.reading_plan import PlanPost, ReadingPlan
@@ -208,8 +207,6 @@ class GameTable:
             self._button(item, now)
         elif isinstance(item, ConsoleCommand):
             self._console(item, now)
-        elif isinstance(item, ReloadProfile):
-            log.info("profile reload requested")
         elif isinstance(item, PartStatus):
             self.parts[item.part] = (item.status, item.detail)
         self.show(now)
