@@ -14,6 +14,7 @@ from cogtable.inputs import ConsoleCommand
 from cogtable.sensors import Sensors
 from cogtable.service.runner import StatusWriter
 from cogtable.table import GameTable
+from cogtable.waits import WAIT_SHOWN_S
 from cogtable.web.app import SECURITY_HEADERS, create_app
 from cogtable.web.table_view import CAMERA_PICTURE, TableFolder
 from hardware.profile import load_profile
@@ -90,6 +91,17 @@ def test_the_live_view_has_the_status_and_board_but_not_the_seed(tmp_path: Path)
     assert "seed" not in live["status"] and "seed" not in json.dumps(
         client_for(tmp_path).get("/api/games").json()
     )
+
+
+def test_the_live_view_says_what_the_table_has_waited_for(tmp_path: Path) -> None:
+    table, writer = cookie_table(tmp_path)
+    assert client_for(tmp_path).get("/api/live").json()["status"]["wait"] is None
+    table.tick(WAIT_SHOWN_S)  # nobody answered for a few seconds of the table's clock
+    writer(force=True)
+    wait = client_for(tmp_path).get("/api/live").json()["status"]["wait"]
+    assert wait["kind"] == "request"
+    assert wait["expected"] == table.status()["asking"]
+    assert wait["seen"] and wait["remedy"]
 
 
 def test_the_camera_picture_is_served_when_there_is_one(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
 from cogtable.sensors import Sensors
 from cogtable.service.runner import StatusWriter
+from cogtable.waits import WAIT_SHOWN_S
 from cogtable.web.table_view import CAMERA_PICTURE, TableFolder
 from hardware.profile import load_profile
 from tests.runtime.neutral_helpers import make_table
@@ -71,4 +72,11 @@ def test_the_page_draws_the_table_and_follows_a_move(tmp_path: Path) -> None:
             page, "board"
         )
         picture = cv2.imread(str(page.screenshot(tmp_path / "page.png")))
+
+        assert shown(page, "wait") == ""
+        table.tick(1.0 + WAIT_SHOWN_S)  # nobody answered the next request for a few seconds
+        write_status(force=True)
+        said = str(page.wait_for("document.getElementById('wait').textContent"))
+        assert table.status()["asking"] in said and "to go on: " in said
+        page.screenshot(tmp_path / "waiting.png")
     assert picture is not None and picture.shape[1] == 1280 and picture.std() > 10
