@@ -33,7 +33,7 @@ def _wait_lines(wait: Any) -> list[str]:
     if not isinstance(wait, dict):
         return []
     return [
-        f"held up:    {float(wait.get('seconds', 0)):.0f} s, expected {wait.get('expected', '?')}",
+        f"waited:     {float(wait.get('seconds', 0)):.0f} s for {wait.get('expected', '?')}",
         f"sees:       {wait.get('seen', '?')}",
         f"to go on:   {wait.get('remedy', '?')}",
     ]
