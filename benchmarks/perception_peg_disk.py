@@ -4,10 +4,14 @@ Each board is a position of a real game (random legal moves from the start,
 seeded), the table committed to it, and the next move made on the board: the
 commit decision weighs the still frames against the game's explanations
 (:mod:`cogtable.tables.kogworks.explain`), exactly as the table's camera path
-does (reader, settling filter with a judge). Every other board first has a
-hand over it for three frames. Every fourth board is also played as an
-illegal move (the mover's cog where the rules forbid it, or the other colour
-placed), which must never be committed as a legal position.
+does (reader, settling filter with a judge). Every other board is first seen
+as it was before the move (the table commits it), then a hand over it makes
+the move (tuning: three frames of a hand; held-out: its sequence of an arm
+coming, moving cogs and leaving): commits while the hand is over the board
+(it hides a peg, holds a cog or a cog is being set down) are counted, and the
+time from its last frame over the board to the commit. Every fourth board is
+also played as an illegal move (the mover's cog where the rules forbid it, or
+the other colour placed), which must never be committed as a legal position.
 
 Tuning frames: our renderer (:mod:`vision.peg_disk.renderer`) in its reference
 look and its held-out look, alternately, under the conditions below, each
@@ -66,6 +70,8 @@ from vision.peg_disk.scene_conditions import calibration_scene
 
 GEOMETRY = BoardGeometry()
 HAND_FRAMES = 3
+BEFORE_FRAMES = 9
+"""Still frames of the board before a hand comes (the table commits it first, as in play)."""
 WITHOUT_DECISION = os.environ.get("PERCEPTION_WITHOUT_DECISION") == "1"
 
 Make = Callable[[np.random.Generator, Position, tuple[int, int]], Scene]
@@ -140,6 +146,21 @@ RELIT = ("relit + lamp",)
 """Conditions whose light changes in steps while the board is still."""
 RELIT_FRAMES = 4
 """Frames between two steps of the light."""
+
+
+def _hard(rng, position, size) -> Scene:
+    """Everything at once: a small, tilted board, dim light, a cheap webcam's noise and JPEG."""
+    scene = _tilted(rng, position, size)
+    camera = replace(scene.camera, fill=float(rng.uniform(0.5, 0.65)))
+    lighting = replace(scene.lighting, brightness=float(rng.uniform(0.45, 0.7)))
+    sensor = Sensor(
+        noise=float(rng.uniform(10, 16)),
+        blur=float(rng.uniform(0.6, 1.2)),
+        jpeg=int(rng.integers(35, 60)),
+    )
+    return replace(scene, camera=camera, lighting=lighting, sensor=sensor)
+
+
 TUNING_CONDITIONS: dict[str, Make] = {
     "plain": _plain,
     "tilted 10-20": _tilted,
@@ -148,6 +169,7 @@ TUNING_CONDITIONS: dict[str, Make] = {
     "noisy webcam": _noisy,
     "relit + lamp": _relit,
     "small board": _small,
+    "all at once": _hard,
 }
 """Our renderer's conditions, after the kinds issue 25 names (never the held-out renderer's)."""
 TUNING_LOOKS = (
@@ -208,10 +230,11 @@ class Table:
 
 @dataclass(frozen=True)
 class Shown:
-    """One frame of an episode: the image, whether a hand is in it, what the pegs hold."""
+    """One frame of an episode: the image, whether a hand is over the board (it hides a peg,
+    holds a cog above one, or a cog is being set down), and what the pegs hold."""
 
     image: np.ndarray
-    hand: bool
+    busy: bool
     position: Position
 
 
@@ -266,11 +289,14 @@ class TuningSource(Source):
 
     def handled(self, table: Table, before: Position, after: Position):
         look, scene = self._scene(table, after)
+        renderer = self.renderers[look]
+        still_before = replace(scene, position=before)
+        for k in range(BEFORE_FRAMES):
+            yield Shown(renderer.render(still_before, table.seed * 64 + 50 + k)[0], False, before)
         rng = np.random.default_rng(table.seed + 7)
         covered = replace(scene, hand=random_hand(rng, GEOMETRY))
         for k in range(HAND_FRAMES):
-            image = self.renderers[look].render(covered, table.seed * 64 + 40 + k)[0]
-            yield Shown(image, True, after)
+            yield Shown(renderer.render(covered, table.seed * 64 + 40 + k)[0], True, after)
         for image in self.still(table, after):
             yield Shown(image, False, after)
 
@@ -310,13 +336,14 @@ class HeldOutSource(Source):
 
     def handled(self, table: Table, before: Position, after: Position):
         conditions = self._conditions(table)
-        timing = self.held.Timing(fps=FPS, still_before=0.2, still_after=GIVE_UP_S)
+        timing = self.held.Timing(fps=FPS, still_before=BEFORE_FRAMES / FPS, still_after=GIVE_UP_S)
         sequence = self.held.render_sequence(
             before, after, conditions, table.seed, table.size, timing=timing
         )
         for shown in sequence:
             truth = shown.truth
-            yield Shown(shown.frame, not truth.clear, dict(truth.position()))
+            busy = bool(truth.covered or truth.held or truth.moving)
+            yield Shown(shown.frame, busy, dict(truth.position()))
         for image in self.still(table, after):
             yield Shown(image, False, after)
 
@@ -406,25 +433,30 @@ def _still(row: Row, reader: BoardReader, board: Board, images: Iterator[np.ndar
 
 
 def _after_hand(row: Row, reader: BoardReader, board: Board, frames: Iterator[Shown]) -> None:
-    """A hand changes the board and leaves: commits under the hand, then the time from the
-    hand leaving to the commit of the board it left (and any wrong commit on the way)."""
+    """The board still, then a hand over it changes it and leaves: commits while the hand was
+    over the board, commits of anything but what the pegs held, and the time from the hand
+    leaving the board (its last frame over it) to the board it left being committed."""
     step = _pipeline(reader, board)
     under = wrong = 0
+    came = False
     left: int | None = None
+    current = None
     for count, shown in enumerate(frames):
         committed = step(shown.image)
-        if shown.hand:
+        current = committed if committed is not None else current
+        if shown.busy:
             under += committed is not None
-            left = None
+            came, left = True, None
+            continue
+        wrong += committed is not None and committed != shown.position
+        if not came:
             continue
         left = count if left is None else left
-        if committed is not None:
-            wrong += committed != shown.position
-            if committed == board.shown and left is not None:
-                seconds = (count - left) / FPS
-                row.still(seconds, bool(wrong))
-                row.hand_left(seconds, under)
-                return
+        if current == board.shown:
+            seconds = (count - left) / FPS
+            row.still(seconds, bool(wrong))
+            row.hand_left(seconds, under)
+            return
         if count - left >= GIVE_UP_S * FPS:
             break
     row.still(None, bool(wrong))
