@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from cogtable.commands.status import format_status
+from cogtable.commit_decision import Decision, DecisionKind
 from cogtable.inputs import BoardSettled, BoardUnsettled, ButtonPressed, PartStatus
 from cogtable.journal import Journal
 from cogtable.table import GameTable
@@ -119,7 +120,9 @@ def test_a_board_out_of_sync_is_said_after_a_few_seconds_with_what_to_do(tmp_pat
 def test_a_camera_that_cannot_tell_says_so_with_the_places(tmp_path: Path) -> None:
     table, leds, _, clock = make_table(tmp_path / "journal.sqlite3")
     table.handle(settled(adapter.pieces_of(table.state)), clock.now)
-    unsure = "cannot tell yet what the board shows: places 9.1, 9.2"
+    deciding = Decision(DecisionKind.UNSURE, deciding=((8, 0), (8, 1)))
+    unsure = deciding.message("peg")  # what the settling filter says, as PegSight passes it on
+    assert "8,0" in unsure
     table.handle(BoardUnsettled(unsure), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S)
     wait = table.status()["wait"]
