@@ -5,13 +5,15 @@
 ``[fleet]``. :func:`publishing` starts the publisher for as long as the table
 runs, and does nothing when neither the flags nor the profile name a broker.
 The flags are checked when parsed, and together before the table starts:
-each mistake one line, exit 2.
+each mistake one line, exit 2. The publisher runs in a process of its own
+(:mod:`cogtable.fleet.process`), so the table's timing stays its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,10 +77,11 @@ def publishing(
         yield None
         return
     from cogtable.fleet.connection import paho
-    from cogtable.fleet.publisher import Publisher
+    from cogtable.fleet.process import PublisherProcess
 
     paho()  # the extra missing: one line before anything runs
-    publisher = Publisher(settings, state_dir, profile).start()
+    quiet = logging.getLogger().getEffectiveLevel() > logging.WARNING
+    publisher = PublisherProcess(settings, state_dir, profile, quiet).start()
     try:
         yield publisher
     finally:

@@ -11,9 +11,13 @@ While the broker is away the table plays on and nothing is queued: the
 publisher remembers only which plies the broker acknowledged (the actions'
 JSON of one game, a few KiB), says once that the broker is away, and tries
 again every few seconds. When it is back, the journal tells what the broker
-missed, and that is published, in order. A new table process starts with an
-empty memory and publishes its newest game from ply 1: subscribers drop what
-they hold by ``seq`` (:class:`cogtable.fleet.messages.PlyLog`).
+missed: a take-back for each ply it holds that the journal no longer has, and
+then the running game again from ply 1 (a broker that restarted may have lost
+what it had not yet delivered to a subscriber: seen with Mosquitto 2.0 and
+persistence on), the end of the game before it first if that one ended
+meanwhile. Subscribers drop what they hold by ``seq``
+(:class:`cogtable.fleet.messages.PlyLog`). A new table process starts with an
+empty memory and so publishes its running game from ply 1 too.
 
 The retained ``status`` says ``online``; the connection's last will replaces
 it by ``offline`` if the table vanishes, and a clean stop says so itself.
@@ -29,7 +33,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from cogtable.fleet.connection import BrokerConnection, BrokerUnavailable
+from cogtable.fleet.connection import (
+    ACK_TIMEOUT_S,
+    CONNECT_TIMEOUT_S,
+    BrokerConnection,
+    BrokerUnavailable,
+)
 from cogtable.fleet.follower import FollowedGame, FollowError, TableFollower
 from cogtable.fleet.messages import (
     EventKind,
@@ -74,6 +83,9 @@ class Publisher:
         self.held_game: int | None = None
         self.held: list[str] = []
         """The actions (journal JSON) of ``held_game`` the broker acknowledged, from ply 1."""
+        self.again = True
+        """Publish every ply of the game again (after a connection: what a subscriber missed
+        while the broker restarted, the broker may not have kept; subscribers drop repeats)."""
         self.sent: dict[Kind, int] = dict.fromkeys(Kind, 0)
         """Messages acknowledged by the broker, by topic (for tests and the benchmark)."""
         self.seen: tuple[int, ...] | None = None
@@ -97,12 +109,22 @@ class Publisher:
         """Publish what is left (if the broker is there), say offline, disconnect."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=STOP_SYNC_S + 2)
+            self._thread.join(timeout=STOP_SYNC_S + CONNECT_TIMEOUT_S + ACK_TIMEOUT_S)
 
     def _run(self) -> None:
-        while not self._stop.is_set():
+        """Publish until stopped; at least once, so a table stopped at once still publishes.
+
+        The game running when the publisher starts is the first it publishes,
+        even if the broker is away until a later one has begun.
+        """
+        try:
+            self.held_game = self.follower.newest_game_id()
+        except FollowError as error:
+            self._say(f"cannot read the table's journal: {error}")
+        while True:
             self._step()
-            self._stop.wait(POLL_S if self.connection is not None else self._retry_wait())
+            if self._stop.wait(POLL_S if self.connection is not None else self._retry_wait()):
+                break
         self._finish()
         self.follower.close()
 
@@ -118,18 +140,34 @@ class Publisher:
             self._say(f"cannot read the table's journal: {error}")
 
     def _finish(self) -> None:
-        if self.connection is None:
-            return
-        try:
-            self.seen = None
-            self.sync()
-            fields = _status_fields(self.last_status or {})
-            offline = TableStatus(online=False, updated=self.clock(), **fields)
-            self._publish(Kind.STATUS, offline.to_json())
-        except (BrokerUnavailable, FollowError) as error:
-            log.warning("fleet: at stop, not everything was published: %s", error)
-        self.connection.close()
-        self.connection = None
+        """Publish what is left and say offline; a broker away gets :data:`STOP_SYNC_S` to return.
+
+        What still does not reach it stays in the journal: the table's next
+        start publishes its newest game again.
+        """
+        deadline = time.monotonic() + STOP_SYNC_S
+        while True:
+            try:
+                if self.connection is None or not self.connection.alive:
+                    self._connect()
+                self.seen = None
+                self.sync()
+                fields = _status_fields(self.last_status or {})
+                offline = TableStatus(online=False, updated=self.clock(), **fields)
+                self._publish(Kind.STATUS, offline.to_json())
+                break
+            except (BrokerUnavailable, FollowError) as error:
+                if self.connection is not None:
+                    self.connection.close()
+                    self.connection = None
+                if time.monotonic() > deadline:
+                    if not self.away_said:  # else the table already said the broker is away
+                        log.warning("fleet: at stop, not everything was published: %s", error)
+                    return
+                time.sleep(RETRY_S[0])
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
     def _connect(self) -> None:
         if self.connection is not None:
@@ -139,6 +177,7 @@ class Publisher:
         client_id = f"cogtable-{self.settings.venue}-{self.settings.table}"
         self.connection = self.connect(self.settings, client_id, will)
         self.seen, self.last_state, self.last_status = None, None, None
+        self.again = True
         self.failures = 0
         if self.away_said:
             log.warning("fleet: broker %s is back: publishing what it missed", self.settings.broker)
@@ -174,13 +213,15 @@ class Publisher:
             self._status({"game": None}, now)
             self.seen = version
             return
-        if self.held_game is not None and self.held_game != game_id:
+        if self.held_game is None:
+            self.held_game = game_id
+        if self.held_game != game_id:
             if self.held_game < game_id:
                 self._plies(self.follower.game(self.held_game))  # the end of the last game
             self.held_game, self.held = game_id, []
-        self.held_game = game_id
         followed = self.follower.game(game_id)
         self._plies(followed)
+        self.again = False
         self._state(followed, now)
         self._status(self.follower.public_status(followed, now), now)
         self.seen = version
@@ -203,7 +244,8 @@ class Publisher:
                 )
                 self._publish(Kind.EVENT, event.to_json())
                 self.held.pop()
-        for ply in followed.plies[len(self.held) :]:
+        start = 0 if self.again else len(self.held)
+        for ply in followed.plies[start:]:
             event = PlyEvent(
                 seq=ply.ply,
                 game_id=followed.id,
@@ -216,7 +258,8 @@ class Publisher:
                 time=ply.time,
             )
             self._publish(Kind.EVENT, event.to_json())
-            self.held.append(ply.text)
+            if ply.ply > len(self.held):
+                self.held.append(ply.text)
 
     def _state(self, followed: FollowedGame, now: float) -> None:
         snapshot = StateSnapshot(

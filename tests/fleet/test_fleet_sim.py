@@ -76,7 +76,10 @@ def test_a_killed_table_is_offline_by_its_last_will(broker: Mosquitto, tmp_path:
     fleet = ("--broker", broker.url, "--venue", "bar", "--table-id", "t1", "--games", "50")
     table = subprocess.Popen(sim(tmp_path, *fleet), stdout=subprocess.DEVNULL)
     try:
-        listener.wait_for(lambda heard: len(heard.log.plies) >= 2, "two plies")
+        listener.wait_for(
+            lambda heard: len(heard.log.plies) >= 2 and heard.latest(Kind.STATUS) is not None,
+            "two plies and a status",
+        )
         assert listener.latest(Kind.STATUS)["state"] == "online"
     finally:
         table.send_signal(signal.SIGKILL)
