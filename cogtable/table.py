@@ -50,26 +50,23 @@ from cogtable.inputs import (
     PartStatus,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
-from cogtable.reading_plan import PlanPost, ReadingPlan
+from cogtable.reading_plan import PlanPost
 from cogtable.sensing import Asked, KeyBook, open_requests
 from cogtable.sensors import Sensors
+from cogtable.table_display import TableDisplay, turn_words
 from cogtable.tables import adapter_for
 from cogtable.tables.base import (
-    AMBER,
     RGB,
-    WHITE,
     Flash,
-    Scene,
     Sensed,
     TableAdapter,
     Verdict,
     VerdictKind,
     is_public,
-    paused_frame,
 )
-from cogtable.waits import TableFacts, Wait, WaitWatch, waits_of
+from cogtable.waits import Wait, WaitWatch
 from games.core import CHANCE, Action, IllegalAction, State, replay
-from hardware.leds import Frame, Renderer, blink
+from hardware.leds import Frame, Renderer
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 0.5
@@ -117,7 +114,7 @@ class TableView:
     """A seat's summary asked for by its button: the seat, since when, the words."""
 
 
-class GameTable:
+class GameTable(TableDisplay):
     """One game in progress at the table, any game with a table adapter."""
 
     def __init__(
@@ -240,7 +237,7 @@ class GameTable:
             "options": dict(state.options),
             "seed": state.seed,
             "ply": len(state.history),
-            "turn": _turn_words(state, acting),
+            "turn": turn_words(state, acting),
             "in_sync": self.view.synced,
             "waiting": self.view.waiting,
             "waiting_for": [ask.to_json() for ask in asked],
@@ -569,120 +566,6 @@ class GameTable:
         current = self._current_choice().label()
         return labels.index(current) if current in labels else -1
 
-    # -- LEDs and screen -----------------------------------------------------------------
-
-    def scene(self, asked: list[Asked] | None = None) -> Scene:
-        """What the adapter draws beyond the state: verdict, requests, flash, last event."""
-        asked = self.asking() if asked is None else asked
-        return Scene(
-            verdict=self.view.verdict,
-            seat_colours=self.seat_colours,
-            requests=tuple(ask.request for ask in asked),
-            routes=tuple(ask.route for ask in asked),
-            accepted=self.view.accepted,
-            message=self.view.message,
-            last=self.view.last,
-            summary_seat=self.view.summary[0] if self.view.summary else None,
-        )
-
-    def frame(self, scene: Scene | None = None) -> Frame:
-        """The LED frame for what the table knows now."""
-        if self.view.paused:
-            return paused_frame(self.template)
-        leds = self.adapter.frame(self.state, scene or self.scene(), self.template)
-        if self.view.chosen_at is not None:
-            _show_game_number(leds, max(self._choice_number(), 0))
-        amber = self.wait is not None and self.wait.amber
-        if (self.view.waiting or amber) and leds.size("status"):
-            leds.set("status", 0, AMBER)
-        elif amber:  # no status LED: every seat LED blinks amber instead
-            for seat in range(leds.size("seats")):
-                leds.set("seats", seat, AMBER, blink(1.0))
-        return leds
-
-    def show(self, now: float) -> None:
-        """Send the current frame to the renderer (and the screen); publish the status and
-        what the camera may see next."""
-        self._explain()
-        self._publish_plan()
-        asked = self.asking()
-        self.wait = self._due_wait(asked, now)
-        scene = self.scene(asked)
-        frame = self.frame(scene)
-        self.published = self.status(asked)
-        self.renderer.show(frame, now)
-        if self.screen is not None:
-            lines = self.screen_lines(scene, asked)
-            shown = _segments(frame, ("seats", "status", *self.adapter.segments_drawn()))
-            self.screen.show(lines, shown, now, self.adapter.arrangement())
-
-    def _explain(self) -> None:
-        """Publish the adapter's explanations of the board to come (the camera thread reads
-        :attr:`explanations`), computed again only when the game or the position changed."""
-        key = (self.game.id, id(self.state), len(self.state.history), id(self.before))
-        if key != self._explained:
-            self._explained = key
-            self.explanations = self.adapter.explanations(self.state, self.before)
-
-    def _publish_plan(self) -> None:
-        """Tell the camera thread what to read now (:class:`ReadingPlan`), built here, in the
-        controller thread, from the state as it now stands."""
-        self.plans.publish(
-            ReadingPlan.of(
-                self.adapter.regions_for(self.state),
-                self.adapter.camera_note,
-                self.seen,
-                self.explanations,
-                game_id=self.game.id,
-                ply=len(self.state.history),
-            )
-        )
-
-    def _due_wait(self, asked: list[Asked], now: float) -> Wait | None:
-        """What holds the table up and has lasted long enough to say so (:mod:`cogtable.waits`)."""
-        if self.view.paused:
-            self.watch.update([], now)
-            return None
-        facts = TableFacts(
-            state=self.state,
-            asked=asked,
-            verdict=self.view.verdict,
-            synced=self.view.synced,
-            reads_camera=bool(self.adapter.camera_regions()),
-            camera=self.view.waiting,
-            put_right=self.view.taken_back,
-            seen_any=self.seen is not None,
-            parts=dict(self.parts),
-            differences=self._differences(),
-        )
-        return self.watch.update(waits_of(facts), now)
-
-    def _differences(self) -> str:
-        """Where the last reading differs from the game, in words, while not in sync."""
-        if self.view.synced or self.seen is None or not self.adapter.camera_regions():
-            return ""
-        return self.adapter.difference_words(self.state, self.seen)
-
-    def screen_lines(
-        self, scene: Scene | None = None, asked: list[Asked] | None = None
-    ) -> list[str]:
-        """The terminal screen: what the table knows, waits for and refused, then the game."""
-        asked = self.asking() if asked is None else asked
-        scene = scene or self.scene(asked)
-        state = self.state
-        turn = _turn_words(state, scene.choosing())
-        head = f"{self.game_name} game {self.game.id}, move {len(state.history)}"
-        lines = [head + (f", {turn} to act" if turn else "")]
-        if self.view.paused:
-            lines.append("paused: press pause to go on")
-        lines += [f"waiting for: {ask.question(state)}" for ask in asked]
-        lines += [f"last: {self.view.last}"] if self.view.last else []
-        lines += [f"refused: {scene.message}"] if scene.message else []
-        lines += [f"asked: {self.view.summary[2]}"] if self.view.summary else []
-        lines += [f"camera: {self.adapter.camera_note}"] if self.adapter.camera_note else []
-        lines += self.wait.lines(self.clock()) if self.wait is not None else []
-        return [*lines, *self.adapter.screen(state, scene)]
-
     def _seat_name(self, seat: int | None) -> str:
         if seat is None:
             return "the table"
@@ -698,30 +581,6 @@ class GameTable:
         if not record.actions:
             return None
         return replay(dataclasses.replace(record, actions=record.actions[:-1]))
-
-
-def _segments(frame: Frame, names: Sequence[str]) -> Frame:
-    """A copy of ``frame`` with only the named segments (the screen shows what the game uses)."""
-    shown = Frame({})
-    shown.looks = {name: list(looks) for name, looks in frame.looks.items() if name in names}
-    return shown
-
-
-def _show_game_number(leds: Frame, number: int) -> None:
-    """The chosen game's place in the list: that many seat LEDs (from the first) glow white.
-
-    The other seat LEDs are dark meanwhile (a game whose seats all act at once lights them all).
-    """
-    leds.clear("seats")
-    for seat in range(min(number + 1, leds.size("seats"))):
-        leds.set("seats", seat, WHITE)
-
-
-def _turn_words(state: State, acting: Sequence[int]) -> str | None:
-    """Who acts, in words: a player, the table (a roll, a draw, a deal), or None at the end."""
-    if acting:
-        return state.player_name(acting[0])
-    return "the table" if state.to_act() == (CHANCE,) else None
 
 
 def _last_finished(journal: Journal) -> JournaledGame | None:
