@@ -387,7 +387,8 @@ class Runtime:
                 f"for {wait['seconds']:.0f} s it expected {wait['expected']},"
                 f" sees {wait['seen']}; to go on: {wait['remedy']}"
             )
-        elif self.link is not None and self.link.status != pico.Status.CONNECTED:
+        said = wait and wait["kind"] == "pico"
+        if not said and self.link is not None and self.link.status != pico.Status.CONNECTED:
             clues.append(f"the Pico link is {self.link.status.value}")
         return "; ".join(clues)
 
