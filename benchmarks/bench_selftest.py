@@ -26,17 +26,16 @@ from cogtable.commands.board import kogworks_notes
 from cogtable.mock.people.selftest import SimulatedPerson
 from cogtable.mock.world import SimClock
 from cogtable.selftest import (
-    Answer,
-    Question,
     TableParts,
     button_step,
-    camera_step,
     dice_step,
     firmware_step,
     led_step,
     open_table_parts,
     seat_led_step,
 )
+from cogtable.selftest_camera import camera_step
+from cogtable.selftest_terms import Answer, Question
 from cogtable.sheet_tiling import PAPER_CHOICES, tile_pages
 from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator import Simulator

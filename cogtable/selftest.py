@@ -24,31 +24,32 @@ what is lit) or undo button (no).
 
 from __future__ import annotations
 
-import collections
-import contextlib
-import enum
-import queue
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
-import numpy as np
 from gpiozero.pins import Factory
 
-from cogtable.board_setup import board_geometry, camera_calibration
-from cogtable.errors import UserError
 from cogtable.firmware_agreement import differences
-from cogtable.sensors import Sensors
-from cogtable.tables import adapter_for
-from cogtable.tables.base import PEG_DISK
+from cogtable.selftest_camera import camera_step
+from cogtable.selftest_terms import (
+    Answer,
+    Outcome,
+    Person,
+    PressInbox,
+    Question,
+    Roll,
+    SelfTestStep,
+    TableButton,
+    table_buttons,
+)
 from firmware_bridge.firmware_config import FirmwareConfig
-from firmware_bridge.link import ButtonEvent, DiceEvent, FirmwareInfo, Link, LinkError
-from hardware.buttons import ButtonEvent as GpioEvent
+from firmware_bridge.link import FirmwareInfo, Link, LinkError
 from hardware.buttons import TableButtons, button_pins, pin_factory_for
 from hardware.leds import GpioSeatLeds
-from hardware.profile import Pin, Profile, Seat, pico_buttons
+from hardware.profile import Profile, Seat
 
 CONNECT_S = 5.0
 """How long the Pico gets to answer the handshake."""
@@ -58,206 +59,6 @@ LIT = (90, 90, 90)
 GIVE_UP_AFTER = 2
 """Unanswered questions in a row after which a step stops asking (nobody is there)."""
 T = TypeVar("T")
-SETTLING_FRAMES = 10
-"""Frames read from a real camera before the one checked: its exposure settles meanwhile."""
-CHECKED_READER = PEG_DISK
-"""The camera region reader the camera check judges the aim on (:mod:`cogtable.camera_check`)."""
-CHECKED_PART = "the Kogworks peg disk"
-"""What that reader reads, in the step's words."""
-
-
-class Outcome(enum.Enum):
-    """How a step ended."""
-
-    PASSED = "passed"
-    FAILED = "FAILED"
-    SKIPPED = "skipped"
-
-
-@dataclass(frozen=True)
-class SelfTestStep:
-    """One part of the table checked: its name, the outcome, what was found, what to fix."""
-
-    name: str
-    outcome: Outcome
-    found: str
-    fix: str = ""
-
-    @property
-    def failed(self) -> bool:
-        """True if this part needs fixing."""
-        return self.outcome is Outcome.FAILED
-
-
-@dataclass(frozen=True)
-class TableButton:
-    """A physical button: whose (seat index, None for the table), what for, and where it is.
-
-    ``bus`` is ``pico`` (``number`` is the firmware's button id) or ``gpio``
-    (``number`` is the Pi's pin).
-    """
-
-    seat: int | None
-    kind: str
-    bus: str
-    number: Pin
-
-    def label(self, profile: Profile) -> str:
-        """Words a person finds it by: ``Red's confirm button (Pico button 0)``."""
-        where = f"Pico button {self.number}" if self.bus == "pico" else f"GPIO {self.number}"
-        if self.kind == "unknown":
-            return f"{where}, which the profile does not name"
-        owner = "the table's" if self.seat is None else f"{profile.seats[self.seat].name}'s"
-        return f"{owner} {self.kind.replace('_', ' ')} button ({where})"
-
-
-@dataclass(frozen=True)
-class Roll:
-    """An electronic die rolled ``value``."""
-
-    die: int
-    value: int
-
-
-Answer = TableButton | Roll | None
-"""What a person did when asked: pressed a button, rolled a die, or nothing in time."""
-
-
-@dataclass(frozen=True)
-class Question:
-    """What the test asks a person, in words and as data (the simulated person reads the data).
-
-    ``leds``: the LEDs lit now, alone (answer yes or no), ``segment`` the
-    profile's segment when it is one lit whole; ``pins``: a GPIO seat LED's
-    channel lit alone (yes or no); ``face`` and ``pips``: does a
-    die's pip face (its LEDs) show that many pips, and nothing else is lit (yes
-    or no); ``button``: the button to press; ``die``: the die to roll.
-    """
-
-    prompt: str
-    leds: tuple[int, ...] = ()
-    segment: str = ""
-    face: tuple[int, ...] = ()
-    pips: int = 0
-    pins: tuple[Pin, ...] = ()
-    """A seat LED on GPIO: the pins that should be on now, and no other seat LED's."""
-    button: TableButton | None = None
-    die: int | None = None
-
-
-class Person(Protocol):
-    """Someone at the table who answers the self-test's questions by pressing buttons."""
-
-    def ask(self, question: Question) -> Answer:
-        """Ask; what the person did (None: nothing within the time-out)."""
-        ...
-
-
-def table_buttons(profile: Profile) -> list[TableButton]:
-    """Every button the profile names, Pico ones first, then GPIO (the roll pin is a die's)."""
-    found = [
-        TableButton(seat, kind, "pico", number)
-        for number, (seat, kind) in sorted(pico_buttons(profile).items())
-    ]
-    found += [
-        TableButton(seat, kind, "gpio", pin)
-        for (seat, kind), pin in button_pins(profile).items()
-        if kind != "roll"
-    ]
-    return found
-
-
-class PressInbox:
-    """Presses and rolls from the Pico link and from GPIO, as :data:`Answer` values, in order."""
-
-    def __init__(self, profile: Profile, link: Link | None) -> None:
-        self.link = link
-        self._pico = pico_buttons(profile)
-        self._gpio_pins = button_pins(profile)
-        self._gpio: queue.SimpleQueue[TableButton] = queue.SimpleQueue()
-        self._pending: collections.deque[Answer] = collections.deque()
-        """Answers taken while waiting for a release, handed out next."""
-        self._released: set[int] = set()
-        """Pico buttons whose last event was a release."""
-
-    def from_gpio(self, event: GpioEvent) -> None:
-        """gpiozero's callback (any thread): keep a press, ignore holds."""
-        if event.gesture == "pressed":
-            pin = self._gpio_pins[(event.seat, event.kind)]
-            self._gpio.put(TableButton(event.seat, event.kind, "gpio", pin))
-
-    def clear(self) -> None:
-        """Forget everything pressed, released or rolled so far (before a new question)."""
-        self._pending.clear()
-        queues: list[queue.Queue[object] | queue.SimpleQueue[TableButton]] = [self._gpio]
-        if self.link is not None:
-            queues.append(self.link.events)  # type: ignore[arg-type]
-        for waiting in queues:
-            with contextlib.suppress(queue.Empty):
-                while True:
-                    waiting.get_nowait()
-
-    def next(self, timeout: float) -> Answer:
-        """The next press or roll within ``timeout`` seconds, else None."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = self._take(min(0.005, max(0.0, deadline - time.monotonic())))
-            if found is not None or time.monotonic() >= deadline:
-                return found
-
-    def released(self, button: int, timeout: float) -> bool:
-        """Wait until the Pico reports Pico button ``button`` released (debounced); False on
-        time-out. A press or roll that comes meanwhile is kept for :meth:`next`."""
-        deadline = time.monotonic() + timeout
-        while button not in self._released and time.monotonic() < deadline:
-            found = self._take(0.005)
-            if found is not None:
-                self._pending.append(found)
-        return button in self._released
-
-    def _take(self, wait: float) -> Answer:
-        if self._pending:
-            return self._pending.popleft()
-        try:
-            return self._gpio.get_nowait()
-        except queue.Empty:
-            pass
-        if self.link is None:
-            time.sleep(wait)
-            return None
-        try:
-            event = self.link.events.get(timeout=wait) if wait else self.link.events.get_nowait()
-        except queue.Empty:
-            return None
-        return self._answer(event)
-
-    def _answer(self, event: object) -> Answer:
-        if isinstance(event, DiceEvent):
-            return Roll(event.die, event.value)
-        if isinstance(event, ButtonEvent) and event.action == "released":
-            self._released.add(event.button)
-        if isinstance(event, ButtonEvent) and event.action == "pressed":
-            self._released.discard(event.button)
-            seat, kind = self._pico.get(event.button, (None, "unknown"))
-            return TableButton(seat, kind, "pico", event.button)
-        return None
-
-
-class ButtonPerson:
-    """A real person: each question is printed, the answer is their next press or roll."""
-
-    def __init__(
-        self, inbox: PressInbox, timeout_s: float, say: Callable[[str], object] = print
-    ) -> None:
-        self.inbox = inbox
-        self.timeout_s = timeout_s
-        self.say = say
-
-    def ask(self, question: Question) -> Answer:
-        """Print the question, wait for a press (older presses do not count)."""
-        self.inbox.clear()
-        self.say(question.prompt)
-        return self.inbox.next(self.timeout_s)
 
 
 # -- the parts under test -----------------------------------------------------------------
@@ -672,86 +473,6 @@ def _roll_pin(parts: TableParts, person: Person) -> tuple[bool, str]:
     if answer == button:
         return True, f"the GPIO roll button (GPIO {pin}) came"
     return False, _wrong_press(parts.profile, button, answer)
-
-
-def camera_step(profile: Profile) -> SelfTestStep:
-    """A frame from the profile's camera through the camera check (``cogtable camera check``):
-    every board marker seen, sharp, lit, square enough, and the board read.
-
-    The check judges the aim on the Kogworks peg disk: where the profile's game
-    reads other parts (its adapter's camera regions), the step says so and
-    checks only that the camera gives a frame.
-    """
-    name = "camera"
-    try:
-        frame = _settled_frame(profile)
-    except Exception as error:  # OpenCV and picamera2 raise many kinds; all mean "no frame"
-        return SelfTestStep(
-            name, Outcome.FAILED, f"cannot open {profile.camera.source!r}: {error}", _camera_fix()
-        )
-    if frame is None:
-        return SelfTestStep(name, Outcome.FAILED, "the camera gave no frame", _camera_fix())
-    return _checked(profile, frame)
-
-
-def _settled_frame(profile: Profile) -> np.ndarray | None:
-    """The last of a few frames (a real camera's exposure settles first); the mock's first."""
-    from cogtable.mock.world import MockWorld
-    from vision.sources import PiCameraSource, open_source
-
-    source, size = profile.camera.source, profile.camera.resolution
-    if source == "synthetic":
-        return MockWorld(geometry=board_geometry(profile)).camera_for(size).grab()
-    camera = PiCameraSource(size) if source == "picamera2" else open_source(str(source), size)
-    try:
-        frames = [camera.read() for _ in range(SETTLING_FRAMES)]
-    finally:
-        camera.close()
-    return next((frame for frame in reversed(frames) if frame is not None), None)
-
-
-def _checked(profile: Profile, frame: np.ndarray) -> SelfTestStep:
-    """What :func:`cogtable.camera_check.check_frame` says of the frame, with its advice."""
-    from cogtable.camera_check import check_frame
-    from vision.peg_disk.reader import BoardReader
-
-    try:
-        calibration = camera_calibration(profile)
-    except UserError as error:
-        return SelfTestStep(
-            "camera", Outcome.FAILED, "the colour calibration is unusable", str(error)
-        )
-    framed = f"a {frame.shape[1]}x{frame.shape[0]} frame from {profile.camera.source!r}"
-    unchecked = _parts_not_checked(profile)
-    if unchecked:
-        return SelfTestStep("camera", Outcome.SKIPPED, f"{framed}; {unchecked}")
-    check = check_frame(frame, BoardReader(board_geometry(profile), calibration))
-    found = f"{framed}, checked on {CHECKED_PART}: {check.line()}"
-    if check.good:
-        return SelfTestStep("camera", Outcome.PASSED, f"{found}; {check.advice}")
-    return SelfTestStep(
-        "camera", Outcome.FAILED, found, f"{check.advice} (cogtable camera check shows it live)"
-    )
-
-
-def _parts_not_checked(profile: Profile) -> str:
-    """Why the aim is not checked ("": it is): the profile's game reads no peg disk."""
-    game = profile.table.game
-    try:
-        regions = adapter_for(game).fitted(Sensors.of(profile)).camera_regions()
-    except ValueError as error:  # a game the table does not know
-        return f"its aim is not checked: {error}"
-    if any(region.reader == CHECKED_READER for region in regions):
-        return ""
-    read = ", ".join(region.name for region in regions) or "nothing"
-    return (
-        f"its aim is not checked: the camera check knows only {CHECKED_PART}, "
-        f"and this table's game ({game}) reads {read}"
-    )
-
-
-def _camera_fix() -> str:
-    return "check [camera] source in the profile and that the camera is plugged in"
 
 
 # -- the whole test -----------------------------------------------------------------------

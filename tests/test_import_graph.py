@@ -18,6 +18,7 @@ PACKAGES = ("cogtable", "games", "vision", "firmware_bridge", "hardware")
 GAMES = ("kogworks", "cog", "commissars", "cookie")
 TABLE_CORE = (
     "cogtable.table",
+    "cogtable.table_display",
     "cogtable.runtime",
     "cogtable.controller",
     "cogtable.sensing",
@@ -42,7 +43,7 @@ KNOWN_MOCK_TO_TABLES = {
 KNOWN_MOCK_USERS = {
     # The commands that inject the mock: the mock profile's still camera, the self-test's person.
     ("cogtable.commands.service", "cogtable.mock.camera"),
-    ("cogtable.selftest", "cogtable.mock.world"),
+    ("cogtable.selftest_camera", "cogtable.mock.world"),
     ("cogtable.letter_teach", "cogtable.mock.parts_world"),
     ("cogtable.commands.selftest", "cogtable.mock.world"),
     ("cogtable.commands.selftest", "cogtable.mock.people.selftest"),

@@ -19,13 +19,8 @@ from cogtable.cli import main
 from cogtable.mock.people.selftest import SimulatedPerson, Slips
 from cogtable.mock.world import SimClock
 from cogtable.selftest import (
-    ButtonPerson,
-    Outcome,
-    Question,
-    TableButton,
     TableParts,
     button_step,
-    camera_step,
     dice_step,
     led_step,
     open_table_parts,
@@ -33,6 +28,8 @@ from cogtable.selftest import (
     run_selftest,
     seat_led_step,
 )
+from cogtable.selftest_camera import camera_step
+from cogtable.selftest_terms import ButtonPerson, Outcome, Question, TableButton
 from firmware_bridge.firmware_config import read_firmware_config
 from firmware_bridge.simulator import Simulator
 from hardware.buttons import button_pins

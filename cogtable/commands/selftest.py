@@ -18,15 +18,8 @@ from pathlib import Path
 from cogtable.errors import UserError
 from cogtable.mock.people.selftest import SimulatedPerson
 from cogtable.mock.world import SimClock
-from cogtable.selftest import (
-    ButtonPerson,
-    Person,
-    SelfTestStep,
-    TableParts,
-    open_table_parts,
-    results_table,
-    run_selftest,
-)
+from cogtable.selftest import TableParts, open_table_parts, results_table, run_selftest
+from cogtable.selftest_terms import ButtonPerson, Person, SelfTestStep
 from firmware_bridge.firmware_config import (
     FirmwareConfig,
     FirmwareConfigError,

@@ -1,7 +1,7 @@
 """A simulated person for the hardware self-test: eyes on the simulated Pico's LEDs, hands on
 its buttons and on gpiozero's mock pins.
 
-:class:`SimulatedPerson` answers :class:`cogtable.selftest.Question` values as a
+:class:`SimulatedPerson` answers :class:`cogtable.selftest_terms.Question` values as a
 careful person would: it looks at the LEDs the simulated firmware really shows
 and presses a seat's confirm button if exactly the named ones are lit, undo
 if not; asked for a button, it presses that one (through the simulated Pico,
@@ -24,7 +24,8 @@ from typing import Any
 from gpiozero import Device
 
 from cogtable.mock.world import SimClock
-from cogtable.selftest import Answer, Question, TableButton, TableParts
+from cogtable.selftest import TableParts
+from cogtable.selftest_terms import Answer, Question, TableButton
 from hardware.profile import Pin
 
 PRESS_S = 0.2
