@@ -49,6 +49,11 @@ class TakeLetters(Action):
 
     slot: int
 
+    @property
+    def pays_star(self) -> bool:
+        """Whether this placement pays a star token for its power (a top slot has no star power)."""
+        return False
+
     def notation(self) -> str:
         return f"top slot {self.slot + 1}"
 
@@ -65,6 +70,11 @@ class TakeCard(Action):
     slot: int
     swap: bool = False
 
+    @property
+    def pays_star(self) -> bool:
+        """Whether this placement pays a star token for its power (the swap)."""
+        return self.swap
+
     def notation(self) -> str:
         return f"cabinet slot {self.slot + 1}" + (" swap" if self.swap else "")
 
@@ -76,6 +86,11 @@ class TakeDie(Action):
     slot: int
     reroll: bool = False
 
+    @property
+    def pays_star(self) -> bool:
+        """Whether this placement pays a star token for its power (the re-roll)."""
+        return self.reroll
+
     def notation(self) -> str:
         return f"die {self.slot + 1}" + (" reroll" if self.reroll else "")
 
@@ -86,6 +101,11 @@ class TakeTurnOrder(Action):
 
     position: int
     protect: bool = False
+
+    @property
+    def pays_star(self) -> bool:
+        """Whether this placement pays a star token for its power (the protection)."""
+        return self.protect
 
     def notation(self) -> str:
         return f"turn order #{self.position + 1}" + (" protect" if self.protect else "")

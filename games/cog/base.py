@@ -17,7 +17,7 @@ from games.cog.actions import (
     StarsForLetter,
 )
 from games.cog.edition import CabinetCard, Edition
-from games.cog.effects import Effect
+from games.cog.effects import DieRoll, Effect
 from games.cog.mat import Mat
 from games.cog.supply import COLOURS, MAX_LETTERS, MAX_STARS
 from games.core import CHANCE, Action, Event, State
@@ -137,6 +137,10 @@ class CogBase(State):
             if self.protected[space]:
                 return None
         return None
+
+    def die_rolled(self, die: int) -> bool:
+        """Whether die number ``die`` shows this round's roll (it is not waiting to be rolled)."""
+        return DieRoll(die) not in self.queue and bool(self.die_values[die])
 
     def _cube_allowed(self, player: int, word: str) -> bool:
         mat, goal = self.mats[player], self.ed.goal_of_word(word)

@@ -5,7 +5,7 @@ The crossword rules the grid keeps are listed at :class:`Grid`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from games.core import IllegalAction
@@ -31,6 +31,58 @@ class Placed:
         """``COG at row 4, column 3, down``: 1-based, as players count."""
         way = "down" if self.down else "across"
         return f"{self.word} at row {self.row + 1}, column {self.col + 1}, {way}"
+
+
+@dataclass(frozen=True)
+class TileLine:
+    """Tiles in one row or column as seen: the first cell, the way, each tile.
+
+    Each tile is its letter (``None``: face down, a wild tile) and whether it was just laid.
+    """
+
+    start: Cell
+    down: bool
+    tiles: tuple[tuple[str | None, bool], ...]
+
+
+def line_through(seen: Mapping[Cell, str | None], added: list[Cell]) -> TileLine | None:
+    """The run of tiles through the ``added`` cells, in their row or column (None: not one line).
+
+    ``seen`` holds every cell with a tile (its letter, ``None`` face down). A single new
+    tile runs down when a tile lies above or below it.
+
+    >>> seen = {(3, 2): "C", (3, 3): "O", (3, 4): None}
+    >>> line_through(seen, [(3, 3), (3, 4)])
+    TileLine(start=(3, 2), down=False, tiles=(('C', False), ('O', True), (None, True)))
+    >>> line_through({(1, 1): "A", (2, 2): "B"}, [(1, 1), (2, 2)]) is None
+    True
+    """
+    rows, cols = {row for row, _ in added}, {col for _, col in added}
+    if len(rows) > 1 and len(cols) > 1:
+        return None
+    down = len(rows) > 1 or (len(added) == 1 and _runs_down(seen, added[0]))
+    step = (1, 0) if down else (0, 1)
+    first = min(added)
+    while (first[0] - step[0], first[1] - step[1]) in seen:
+        first = (first[0] - step[0], first[1] - step[1])
+    tiles, cell = [], first
+    while cell in seen:
+        tiles.append((seen[cell], cell in added))
+        cell = (cell[0] + step[0], cell[1] + step[1])
+    if not all(c in _cells_between(first, cell) for c in added):
+        return None
+    return TileLine(first, down, tuple(tiles))
+
+
+def _cells_between(first: Cell, end: Cell) -> set[Cell]:
+    rows = range(first[0], max(end[0], first[0] + 1))
+    cols = range(first[1], max(end[1], first[1] + 1))
+    return {(row, col) for row in rows for col in cols}
+
+
+def _runs_down(seen: Mapping[Cell, str | None], cell: Cell) -> bool:
+    row, col = cell
+    return (row - 1, col) in seen or (row + 1, col) in seen
 
 
 def is_wild(tile: str, always: str) -> bool:
@@ -233,6 +285,13 @@ class Grid:
             raise IllegalAction(f"removing {word} would split your crossword into parts")
         kept = {cell for p in rest for cell in p.cells()}
         return [cell for cell in cells if cell not in kept]
+
+    def word_emptying(self, cells: set[Cell]) -> Placed | None:
+        """The word whose removal empties exactly ``cells`` (None: no word does)."""
+        for placed in self.words:
+            if set(self.removal(placed.word)) == cells:
+                return placed
+        return None
 
     def remove(self, word: str) -> list[str]:
         """Take ``word`` off (checked by :meth:`removal`); return the freed tiles."""

@@ -32,7 +32,7 @@ from games.cog.actions import (
 )
 from games.cog.base import CogBase
 from games.cog.effects import PickCentre
-from games.cog.grid import Placed, is_wild
+from games.cog.grid import Placed, TileLine, fits, is_wild
 from games.cog.mat import unfilled_spots
 from games.core import CHANCE, Action, IllegalAction
 
@@ -51,6 +51,11 @@ def _covers(chosen: tuple[int, ...], letters: list[str], short: dict[str, int]) 
         if letters[index] in left:
             left[letters[index]] -= 1
     return all(count <= 0 for count in left.values())
+
+
+def _as_seen(tile: str) -> str | None:
+    """A grid tile as the camera tells it: its letter, None face down ("" for no tile)."""
+    return None if tile.islower() else tile
 
 
 def _where_of(placed: Placed) -> tuple[str, int, int, bool]:
@@ -221,6 +226,52 @@ class Legality(CogBase):
             if self._item_cube_allowed(player, card.word):
                 found.append(CompleteItem(card_id, True, player=player))
         return found
+
+    # -- words seen on a grid -----------------------------------------------------
+
+    def words_from_tiles(self, player: int, line: TileLine) -> list[PlaceWord]:
+        """The words ``line``'s tiles may spell on ``player``'s grid, as the actions laying them.
+
+        A new tile face down, or a face-up always-wild letter read as another
+        letter, is a wild tile at that place of the word. Where the reserve would
+        put its wild tiles there anyway the plain word is the action (the engine
+        refuses to be told what it would do by itself). Legality is not checked.
+        """
+        return [
+            action
+            for word in dict.fromkeys(self.permitted_words())
+            if len(word) == len(line.tiles)
+            for action in [self._word_action(player, word, line)]
+            if action is not None
+        ]
+
+    def _word_action(self, player: int, word: str, line: TileLine) -> PlaceWord | None:
+        always = self.mats[player].wild
+        wild_at = []
+        for index, ((letter_seen, new), letter) in enumerate(zip(line.tiles, word, strict=True)):
+            if letter_seen is not None and not fits(letter_seen, letter, always):
+                return None
+            if new and letter_seen != letter:
+                wild_at.append(index)
+        (row, col), down = line.start, line.down
+        plain = PlaceWord(player=player, word=word, row=row, col=col, down=down)
+        if not wild_at or self._lays(plain, line):
+            return plain
+        return PlaceWordWild(
+            player=player, word=word, row=row, col=col, down=down, wild_at=tuple(wild_at)
+        )
+
+    def _lays(self, action: PlaceWord, line: TileLine) -> bool:
+        """Whether ``action`` puts down exactly the tiles seen on the line."""
+        twin = self.clone()
+        try:
+            twin.apply(action)
+        except IllegalAction:
+            return False
+        tiles = twin.mats[action.player].grid.tiles
+        cells = Placed(action.word, action.row, action.col, action.down).cells()
+        laid = [_as_seen(tiles.get(cell, "")) for cell in cells[: len(line.tiles)]]
+        return laid == [letter for letter, _ in line.tiles]
 
     # -- any time ---------------------------------------------------------------
 
