@@ -87,6 +87,12 @@ STEADY_PIXELS = 0.5
 """A homography whose probe points moved less than this (pixels) is the same camera pose."""
 RUN_TOLERANCE = 0.06
 """A rim point off the board's surface by this much (log) is faintly off..."""
+RIM_NOISE_FACTOR = 4.0
+"""On a noisy frame a rim point is off the board only beyond this many times the rim's own
+noise (:func:`_rim_noise`), when that is more than :data:`RIM_TOLERANCE`..."""
+RUN_NOISE_FACTOR = 2.5
+"""...and faintly off beyond this many times it, when that is more than RUN_TOLERANCE: a
+cheap webcam's noise is not an arm (a clean frame keeps the fixed tolerances)."""
 RUN_LENGTH = 3
 """...and this many faintly-off rim points in a row are something over the board."""
 RIM_GLINT = 0.05
@@ -491,6 +497,18 @@ def _known_channels(cog: np.ndarray, wanted: np.ndarray, clipped: np.ndarray | N
     return np.where(enough[:, None], known, 1.0)
 
 
+def _rim_noise(residual: np.ndarray, known: np.ndarray) -> float:
+    """This frame's sensor noise on the bare rim (log): the robust spread (1.4826 MAD) of the
+    residuals from the smooth light, the noisiest channel's (an arm over part of the rim
+    moves a median little)."""
+    spread = [
+        1.4826 * float(np.median(np.abs(residual[known[:, c], c])))
+        for c in range(residual.shape[1])
+        if known[:, c].any()
+    ]
+    return max(spread, default=0.0)
+
+
 def _median_of_three(values: np.ndarray) -> np.ndarray:
     """Element-wise median of values[0], values[1] and values[2]."""
     a, b, c = values
@@ -811,26 +829,32 @@ class BoardReader:
         glints = local_glints(_glints(raw))
         known = np.broadcast_to(~glints[:, None], values.shape)
         coefficients, residual, keep = self._rim_fit(values, known)
+        noise = _rim_noise(residual, known)
+        if noise * RIM_NOISE_FACTOR > RIM_TOLERANCE:
+            tolerance = noise * RIM_NOISE_FACTOR
+            coefficients, residual, keep = self._rim_fit(values, known, tolerance)
         at_pegs = self._peg_basis @ coefficients
         fitted = (keep[:, None] & known).sum(axis=0) >= MIN_RIM_POINTS
         at_pegs = np.where(fitted, at_pegs, np.log(256.0))
         clipped = (at_pegs >= np.log(NEAR_CLIPPED + 1.0)) | ~fitted
         brighter = ~keep & ((residual > RIM_GLINT) | (raw >= SATURATED)).all(axis=1)
-        faint = _runs(np.abs(residual).max(axis=1) >= RUN_TOLERANCE, RUN_LENGTH)
+        run_tolerance = max(RUN_TOLERANCE, RUN_NOISE_FACTOR * noise)
+        faint = _runs(np.abs(residual).max(axis=1) >= run_tolerance, RUN_LENGTH)
         outliers = (~keep | faint) & ~local_glints(_glints(raw) | brighter)
         fit = RimFit(values, int(outliers.sum()), residual)
         return BoardFit(at_pegs, clipped, fit, only_shade(residual[outliers]))
 
-    def _rim_fit(self, values: np.ndarray, known: np.ndarray):
+    def _rim_fit(self, values: np.ndarray, known: np.ndarray, tolerance: float = RIM_TOLERANCE):
         """The smooth surface through the rim's log colours (72, 3): coefficients, every
-        point's residual from it (0 where not ``known``), and the points that agree with it."""
+        point's residual from it (0 where not ``known``), and the points that agree with it
+        (within ``tolerance``)."""
         keep = np.ones(len(values), bool)
         for _ in range(2):
             coefficients = fit_lighting(
                 self._rim_basis, values, (keep[:, None] & known).astype(float), ridge=1e-9
             )
             residual = np.where(known, values - self._rim_basis @ coefficients, 0.0)
-            keep = np.abs(residual).max(axis=1) < RIM_TOLERANCE
+            keep = np.abs(residual).max(axis=1) < tolerance
             if keep.sum() < 12:
                 break
         return coefficients, residual, keep
