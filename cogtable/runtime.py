@@ -45,7 +45,6 @@ import random
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -60,6 +59,7 @@ from cogtable.controller import Controller
 from cogtable.errors import UserError
 from cogtable.files import ensure_folder
 from cogtable.game_choice import GameChoice, choose, refereeable
+from cogtable.handled_inputs import HandledLog, ObservedTable
 from cogtable.inputs import (
     ButtonPressed,
     DiceRolled,
@@ -120,70 +120,6 @@ SyntheticCamera = Callable[[Profile, tuple[int, int]], Any]
 """Opens the camera of a profile whose source is ``synthetic`` (a command injects it)."""
 
 
-class HandledLog:
-    """Which inputs the controller has finished handling, for producers that wait for it."""
-
-    def __init__(self) -> None:
-        self.changed = threading.Condition()
-        self.count = 0
-        self.recent: deque[tuple[int, Input]] = deque(maxlen=512)
-
-    def record(self, item: Input) -> None:
-        """Note that ``item`` has been handled."""
-        with self.changed:
-            self.count += 1
-            self.recent.append((self.count, item))
-            self.changed.notify_all()
-
-    def wait_for(
-        self, match: Callable[[Input], bool], since: int, timeout: float, stop: threading.Event
-    ) -> bool:
-        """Block until an input handled after mark ``since`` matches; False on time-out or stop."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while not self._seen(match, since):
-                left = deadline - time.monotonic()
-                if left <= 0 or stop.is_set():
-                    return False
-                self.changed.wait(min(left, 0.1))
-        return True
-
-    def _seen(self, match: Callable[[Input], bool], since: int) -> bool:
-        for number, item in reversed(self.recent):
-            if number <= since:
-                return False
-            if match(item):
-                return True
-        return False
-
-
-class ObservedTable:
-    """The game table as the controller sees it, noting each handled input and its latency."""
-
-    def __init__(self, table: GameTable, runtime: Runtime) -> None:
-        self.table = table
-        self.runtime = runtime
-
-    def handle(self, item: Input, now: float) -> None:
-        """Let the table handle ``item``; then note it (and the LED latency of a settled board)."""
-        try:
-            self.table.handle(item, now)
-        finally:
-            self.runtime.note_handled(item)
-
-    def tick(self, now: float) -> None:
-        """Pass the idle tick on."""
-        self.table.tick(now)
-
-    def status(self) -> dict[str, Any]:
-        """The table's status."""
-        return self.table.status()
-
-    def pause(self) -> None:
-        """Pause the table (and close its journal)."""
-        self.table.pause()
-
-
 class Runtime:
     """One table: its parts, controller, journal and LEDs, built from a profile."""
 
@@ -228,7 +164,9 @@ class Runtime:
         except BaseException:
             self.journal.close()
             raise
-        self.controller = Controller(ObservedTable(self.table, self), self.inputs, clock=clock)
+        self.controller = Controller(
+            ObservedTable(self.table, self.note_handled), self.inputs, clock=clock
+        )
 
     def _build(self, profile: Profile) -> None:
         """The link, the renderers and the game table (the journal is already open)."""
