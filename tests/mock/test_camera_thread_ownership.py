@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
+from cogtable.game_choice import GameChoice
 from cogtable.inputs import Shutdown
 from cogtable.reading_plan import PlanPost, ReadingPlan
 from cogtable.table import GameTable
 from tests.mock.helpers import play
+from tests.runtime.neutral_helpers import make_table
 
 MOVES = 4
 
@@ -64,3 +66,14 @@ def test_a_plan_holds_the_committed_reading_read_only() -> None:
     with pytest.raises(TypeError):
         post.current.committed[(9, 2)] = "blue"  # type: ignore[index]
     assert post.current.committed == seen and post.current.note == "reads nothing"
+
+
+def test_a_new_game_is_published_before_any_input(tmp_path: Path) -> None:
+    table, _ = make_table(tmp_path / "journal.sqlite3", GameChoice("kogworks"))
+    first = table.plans.current
+    assert first.regions == table.adapter.regions_for(table.state) and first.game_id == 1
+    table.new_game(GameChoice("cookie", {"players": 4}))  # as sim does before the threads start
+    plan = table.plans.current
+    assert plan is not first and plan.game_id == 2 and plan.ply == 0
+    assert plan.regions == table.adapter.regions_for(table.state) != first.regions
+    assert plan.note == table.adapter.camera_note
