@@ -15,7 +15,7 @@ Three kinds of region exist (:class:`~cogtable.tables.base.CameraRegion`):
   table region name -> zone -> (face-up tag ids, face-down count).
 
 Whichever, a frame is never a move by itself: only the settling filter's
-commits reach the table (DESIGN.md, "Reading the physical board"). Each sight
+commits reach the table (docs/ARCHITECTURE.md, "Reading the physical board"). Each sight
 given a :class:`~cogtable.camera_picture.CameraPicture` hands it the frame with
 its own overlay when what it reads changes (``<state-dir>/camera.png``).
 """

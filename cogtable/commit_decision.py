@@ -1,6 +1,6 @@
 """Which position a still board shows: the explanation its still frames' evidence singles out.
 
-A reader never turns one frame into a move (DESIGN.md, "Reading the physical
+A reader never turns one frame into a move (docs/ARCHITECTURE.md, "Reading the physical
 board"). Every frame gives per-place evidence (:class:`PlaceEvidence`: the log
 likelihood of each class at each place, and of "none of them": covered,
 unreadable). While the board is still and clear the frames are summed

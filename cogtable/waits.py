@@ -1,6 +1,6 @@
 """Why the table cannot go on, in words: what it expected, what it sees, how to put it right.
 
-A table that waits never waits silently (DESIGN.md, "Reading the physical
+A table that waits never waits silently (docs/ARCHITECTURE.md, "Reading the physical
 board"). Whatever holds it up (a Pico that is gone, a camera that sees
 nothing or cannot tell what the board shows, a board that differs from the
 game, a request nobody answered) is a :class:`Wait`; once one has lasted

@@ -2,7 +2,7 @@
 
 A deal, a draw from a player's deck and a card laid face down are answered at
 the console, but the status file and the screen the whole table reads say
-them by purpose only (DESIGN.md, "What the table must sense").
+them by purpose only (docs/ARCHITECTURE.md, "What the table must sense").
 """
 
 from __future__ import annotations

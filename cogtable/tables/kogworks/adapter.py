@@ -1,7 +1,7 @@
 """Kogworks at the table: a settled camera reading becomes a move; a state becomes LEDs.
 
 This is the one module that knows both the Kogworks engine and the sensors.
-A committed reading is compared with the game (DESIGN.md, "Reading the
+A committed reading is compared with the game (docs/ARCHITECTURE.md, "Reading the
 physical board"):
 
 - the same as the game: in sync;
@@ -146,7 +146,7 @@ def frame(
     template: Frame,
     accepted: Flash | None = None,
 ) -> Frame:
-    """The LED frame for the state and the latest verdict, in the LED language of DESIGN.md."""
+    """The LED frame for the state and the latest verdict (docs/ARCHITECTURE.md, LEDs)."""
     leds = template.copy()
     leds.clear()
     if state.is_over():
@@ -258,7 +258,7 @@ class KogworksAdapter(TableAdapter):
         return parse_move(text, player)
 
     def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
-        """The peg LEDs and seat LEDs in the LED language of DESIGN.md."""
+        """The peg LEDs and seat LEDs in the LED language (docs/ARCHITECTURE.md)."""
         assert isinstance(state, KogworksState)
         return frame(state, scene.verdict, scene.seat_colours, template, scene.accepted)
 

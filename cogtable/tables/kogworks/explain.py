@@ -1,6 +1,6 @@
 """What the Kogworks disk may show next: the explanations the commit decision weighs.
 
-Between two commits only a few positions are possible (DESIGN.md, "Reading the
+Between two commits only a few positions are possible (docs/ARCHITECTURE.md, "Reading the
 physical board"), as changes from the game's position (every peg, by the
 camera's (row, column), and the colour seen there or None):
 
