@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from cogtable.tables.base import (
@@ -70,8 +69,6 @@ from games.cog.actions import (
     LettersForStar,
     MakeCellWild,
     MakeWild,
-    PlaceWord,
-    PlaceWordWild,
     ReturnLetter,
     ReturnStar,
     RollDie,
@@ -93,7 +90,7 @@ from games.cog.effects import (
     PickCentre,
     SlotLetter,
 )
-from games.cog.grid import fits
+from games.cog.grid import line_through
 from games.cog.state import CogState
 from games.core import CHANCE, Action, IllegalAction, Request, State
 from hardware.leds import Frame, blink
@@ -341,7 +338,7 @@ def _placement(state: CogState, seen: Observation, player: int) -> Verdict | Non
         if isinstance(action, PLACEMENTS) and _cogs_after(state, action) == cogs
     ]
     if matching:
-        return _placements_seen(sorted(matching, key=_starred))
+        return _placements_seen(sorted(matching, key=lambda action: action.pays_star))
     added = [place for place, label in cogs.items() if label and expected.get(place) != label]
     if len(added) != 1:
         return None
@@ -371,15 +368,6 @@ def _cogs_after(state: CogState, action: Action) -> dict[str, str]:
     twin = state.clone()
     twin.apply(action)
     return _cog_labels(expected_view(twin)[BOARD])
-
-
-def _starred(action: Action) -> bool:
-    """Whether the placement pays a star for a power (the plain one sorts first)."""
-    return bool(
-        getattr(action, "reroll", False)
-        or getattr(action, "swap", False)
-        or getattr(action, "protect", False)
-    )
 
 
 def _refused_placement(state: CogState, player: int, space: str, led: tuple[int, ...]) -> Verdict:
@@ -538,21 +526,14 @@ def _new_word(
     state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
 ) -> Verdict:
     """The permitted words the new tiles and the grid's tiles spell in one line."""
-    line = _line(state, seen, player, added)
+    line = line_through(_seen_cells(seen, player), added)
     if line is None:
         return _word_refused(
             state, player, f"{_cells([cell_name(*c) for c in added])} are not in one row or column"
         )
-    tiles = line.tiles
-    candidates = [
-        action
-        for word in dict.fromkeys(state.permitted_words())
-        if len(word) == len(tiles)
-        for action in [_word_action(state, player, word, line)]
-        if action is not None
-    ]
+    candidates = state.words_from_tiles(player, line)
     if not candidates:
-        shown = "".join(tile if tile in LETTERS else "?" for tile, _ in tiles)
+        shown = "".join(tile if tile in LETTERS else "?" for tile, _ in line.tiles)
         return _word_refused(state, player, f"{shown} is no permitted word")
     verdicts = [_try_word(state, seen, player, action) for action in candidates]
     legal = [verdict.action for verdict in verdicts if verdict.kind == "move" and verdict.action]
@@ -567,89 +548,14 @@ def _new_word(
     return verdicts[0]
 
 
-@dataclass(frozen=True)
-class Line:
-    """Tiles in one row or column of a grid: the first cell, the way, each tile."""
-
-    start: tuple[int, int]
-    down: bool
-    tiles: tuple[tuple[str, bool], ...]
-    """Each cell's label and whether its tile was just laid."""
-
-
-def _line(
-    state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
-) -> Line | None:
-    """The run of tiles through the new ones, in their row or column (None: not in one line)."""
-    rows, cols = {row for row, _ in added}, {col for _, col in added}
-    if len(rows) > 1 and len(cols) > 1:
-        return None
-    down = len(rows) > 1 or (len(added) == 1 and _runs_down(state, seen, player, added[0]))
+def _seen_cells(seen: Observation, player: int) -> dict[tuple[int, int], str | None]:
+    """The grid cells of ``player``'s mat that hold a tile: its letter, None face down."""
     mat = seen[mat_name(player)]
-    step = (1, 0) if down else (0, 1)
-    first = min(added)
-    while _has_tile(mat, (first[0] - step[0], first[1] - step[1])):
-        first = (first[0] - step[0], first[1] - step[1])
-    tiles, cell = [], first
-    while _has_tile(mat, cell):
-        tiles.append((mat[cell_name(*cell)], cell in added))
-        cell = (cell[0] + step[0], cell[1] + step[1])
-    if not all(c in _cells_between(first, cell) for c in added):
-        return None
-    return Line(first, down, tuple(tiles))
-
-
-def _cells_between(first: tuple[int, int], end: tuple[int, int]) -> set[tuple[int, int]]:
-    rows = range(first[0], max(end[0], first[0] + 1))
-    cols = range(first[1], max(end[1], first[1] + 1))
-    return {(row, col) for row in rows for col in cols}
-
-
-def _runs_down(state: CogState, seen: Observation, player: int, cell: tuple[int, int]) -> bool:
-    """A single new tile makes a word down when its neighbours above or below hold tiles."""
-    mat = seen[mat_name(player)]
-    row, col = cell
-    return _has_tile(mat, (row - 1, col)) or _has_tile(mat, (row + 1, col))
-
-
-def _has_tile(mat: Mapping[str, str], cell: tuple[int, int]) -> bool:
-    return bool(mat.get(cell_name(*cell), EMPTY))
-
-
-def _word_action(state: CogState, player: int, word: str, line: Line) -> Action | None:
-    """The word action whose tiles are those seen (None: the tiles do not spell ``word``).
-
-    A new tile face down, or a face-up always-wild letter read as another
-    letter, is a wild tile at that place of the word. Where the reserve would
-    put its wild tiles there anyway the plain word is the action (the engine
-    refuses to be told what it would do by itself).
-    """
-    always = state.mats[player].wild
-    wild_at = []
-    for index, ((label, new), letter) in enumerate(zip(line.tiles, word, strict=True)):
-        if label != WILD and not fits(label, letter, always):
-            return None
-        if new and label != letter:
-            wild_at.append(index)
-    (row, col), down = line.start, line.down
-    plain = PlaceWord(player=player, word=word, row=row, col=col, down=down)
-    if not wild_at or _lays(state, plain, line):
-        return plain
-    return PlaceWordWild(
-        player=player, word=word, row=row, col=col, down=down, wild_at=tuple(wild_at)
-    )
-
-
-def _lays(state: CogState, action: PlaceWord, line: Line) -> bool:
-    """Whether ``action`` puts down exactly the tiles seen on the line."""
-    try:
-        twin = _after(state, action)
-    except IllegalAction:
-        return False
-    grid = expected_view(twin)[mat_name(action.player)]
-    step = (1, 0) if action.down else (0, 1)
-    cells = [(action.row + step[0] * n, action.col + step[1] * n) for n in range(len(line.tiles))]
-    return [grid[cell_name(*cell)] for cell in cells] == [label for label, _ in line.tiles]
+    return {
+        _cell_of(name): None if label == WILD else label
+        for name, label in mat.items()
+        if is_cell(name) and label
+    }
 
 
 def _try_word(state: CogState, seen: Observation, player: int, action: Action) -> Verdict:
@@ -683,10 +589,9 @@ def _tiles(tiles: Counter[str]) -> str:
 
 def _deconstruction(state: CogState, player: int, removed: set[tuple[int, int]]) -> Verdict | None:
     """Tiles taken off the grid: the word whose removal leaves exactly that."""
-    grid = state.mats[player].grid
-    for placed in grid.words:
-        if set(grid.removal(placed.word)) == removed:
-            return _try(state, Deconstruct(player=player, word=placed.word))
+    placed = state.mats[player].grid.word_emptying(removed)
+    if placed is not None:
+        return _try(state, Deconstruct(player=player, word=placed.word))
     names = [cell_name(*cell) for cell in sorted(removed)]
     return _word_refused(state, player, f"{_cells(names)} taken off: that is no whole word")
 

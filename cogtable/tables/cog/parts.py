@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.cog.edition import Edition
-from games.cog.effects import DieRoll
 from games.cog.layout import EDGE_SLOTS, Layout, Point
 from games.cog.state import CogState
 from games.cog.supply import COLOURS, TURN_BONUSES
@@ -235,7 +234,7 @@ def _dice_view(state: CogState) -> dict[str, str]:
         label = EMPTY
         if colour in state.dice and state.phase in ("prepare", "collect"):
             die = state.dice.index(colour)
-            rolled = DieRoll(die) not in state.queue and state.die_values[die]
+            rolled = state.die_rolled(die)
             if rolled and state.die_cogs[die] is None:
                 label = str(state.die_values[die])
         view[f"die{slot + 1}"] = label
