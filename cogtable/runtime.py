@@ -1,39 +1,14 @@
 """The table runtime: one profile's parts joined to the controller, its journal and LEDs.
 
-:class:`Runtime` builds, from a hardware profile and a state directory, the
-input queue, the journal (``state_dir/journal.sqlite3``), the
-:class:`~cogtable.table.GameTable` and the :class:`~cogtable.controller.Controller`,
-the LED renderers, and the producers that feed the queue:
-
-- the camera thread: frames from the profile's camera (``synthetic``: the mock
-  world, drawn by vision's renderer) go through vision's
-  :class:`~vision.peg_disk.reader.BoardReader` and :class:`~vision.peg_disk.settle.SettlingFilter`;
-  a committed (or re-settled) position becomes :class:`BoardSettled`, a board
-  that starts moving or is covered :class:`BoardUnsettled`, and a camera that
-  goes or comes back ``PartStatus("camera", ...)``;
-- the Pico link (serial ``sim``: the real firmware on the simulator, over a
-  pseudo-terminal): buttons and dice become inputs, link status changes become
-  ``PartStatus("link", ...)``;
-- the profile's GPIO buttons (gpiozero) become :class:`ButtonPressed`, and a
-  GPIO roll button a :class:`DiceRolled` the Pi rolls itself.
-
-The runtime knows no game: the game (the profile's ``[table] game``, or the
-one given) and its adapter say whether the camera has anything to read; a
-game whose adapter reads nothing gets no camera reader, and its status says
-so.
-
-A part that is missing or fails (no camera, the Pico unplugged, no GPIO) is
-reported as a status and retried; it never stops the runtime.
-
-The runtime imports no mock: a command injects it. With a simulated ``world``
-(:class:`SimulatedTable`) the camera thread also moves the world's simulated
-time one frame per frame and waits until the controller has handled each input
-it put, so a mock game runs in lock step and a seed repeats it; the mock's
-hands (``cogtable.mock.hands``) press its buttons from outside. A profile whose
-camera is ``synthetic`` is filmed by the injected ``synthetic`` camera.
-
-The journal belongs to the thread that built the runtime: call :meth:`run`
-from that thread (the controller runs in it).
+:class:`Runtime` builds the input queue, the journal, the
+:class:`~cogtable.table.GameTable`, the :class:`~cogtable.controller.Controller`
+and the LED renderers, and runs the producers that feed the queue: the camera
+thread (it reads what the controller's :class:`~cogtable.reading_plan.ReadingPlan`
+says), the Pico link, the GPIO buttons, the console inbox. A part that is
+missing or fails is a status, retried; it never stops the runtime. It knows no
+game and imports no mock: a command injects a simulated ``world`` (lock step)
+or a ``synthetic`` camera. Call :meth:`run` from the thread that built it.
+docs/ARCHITECTURE.md follows a frame and a press through it.
 """
 
 from __future__ import annotations

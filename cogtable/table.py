@@ -1,33 +1,13 @@
 """The game at the table: journal, engine, adapter and LEDs, driven by the controller.
 
-:class:`GameTable` is what :class:`cogtable.controller.Controller` drives, and
-it knows no game: the game's :class:`~cogtable.tables.base.TableAdapter`
-says what a settled camera reading means, how a sensed answer fills one of
-the engine's requests, and how the LEDs and the screen look. The table
-applies actions through the journal (so an action is durable before the LEDs
-change) and answers every input on the LEDs.
-
-Inputs and what they do:
-
-- a settled camera reading: judged by the adapter (a move, a take-back, out
-  of sync, ...); only games whose adapter reads the camera see it;
-- a die rolled (the Pico's electronic dice, a GPIO roll button): the answer
-  to an open ``die`` request;
-- a line at the console: an answer to an open request (a die face, a letter,
-  a card, a player's choice in the game's notation), or ``undo`` / ``new``;
-- a seat's confirm or pass button: that seat's default (a pass in a response
-  window), where the game has one; a press out of turn is refused;
-- undo held: take back the last action; new game pressed: a new game of the
-  current one; new game held: the next game this table can referee.
-
-Every answer names nothing or the request it answers (``ConsoleCommand.answers``);
-an answer to a request no longer asked is refused, so a request answered
-twice is applied once. Nothing refused is recorded.
-
-The table is *in sync* when the physical board matches the game. After a
-restart, a new game or an undo button, a game read by the camera is not:
-readings are then only compared, with the differing places shown, until the
-board matches; only then do changes count as moves.
+:class:`GameTable` handles one input at a time and knows no game: the game's
+:class:`~cogtable.tables.base.TableAdapter` says what a settled reading means,
+how a sensed answer fills a request, and how the LEDs and screen look
+(:mod:`cogtable.table_display`). An action is journaled before the LEDs change;
+an answer to a request no longer asked is refused; nothing refused is
+recorded. A game read by the camera counts changes as moves only while the
+board is in sync with the game (after a restart, a new game or an undo it is
+compared until it matches).
 """
 
 from __future__ import annotations
