@@ -1,6 +1,10 @@
 """Letter classifier benchmark: training time, two held-out protocols, classify time.
 
     .venv/bin/python benchmarks/bench_letters.py [--quick] [--seed N] [--fonts development]
+        [--letters model|features]
+
+``--letters`` picks the reader: the shipped letter model (default) or today's feature
+classifier (:class:`vision.parts.letters.LetterClassifier`).
 
 Both protocols read crops drawn in the held-out fonts (:data:`vision.parts.tiles.HELD_OUT_FONTS`)
 with seeds never used in tuning (report with the defaults; tune with ``--seed N --fonts
@@ -12,13 +16,13 @@ development``: :data:`vision.parts.tiles.DEVELOPMENT_FONTS`, kept for tuning):
    reads fresh crops of that font. This is what a table owner does (``cogtable calibrate
    cog --teach``) and is the headline figure.
 
-Per font it prints accuracy, the share read right with at least MIN_CONFIDENCE (what the
-reader commits), how many were read wrong with at least MIN_CONFIDENCE (a wrong move) and
+Per font it prints accuracy, the share read right with at least the confidence floor (what the
+reader commits), how many were read wrong with at least the floor (a wrong move) and
 the share left below it (the table waits). Then training time (fresh and from the cache)
 and classify() time on 300 and on 30 crops, one thread, with the load average.
 
 Exit status 1 when the taught protocol is below 99.5% right and confident, or when any
-wrong letter reaches MIN_CONFIDENCE in either protocol.
+wrong letter reaches the floor in either protocol.
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ import cv2
 import numpy as np
 
 from vision.layout import LETTERS
-from vision.parts.letters import MIN_CONFIDENCE, LetterClassifier, synthetic_crops
+from vision.parts.letter_model import LetterModel
+from vision.parts.letters import LetterClassifier, synthetic_crops
 from vision.parts.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS, Font
 
 TAUGHT_FLOOR = 0.995
@@ -60,7 +65,7 @@ class FontResult:
 
     @property
     def below(self) -> int:
-        """Crops left below MIN_CONFIDENCE (the reader would wait)."""
+        """Crops left below the confidence floor (the reader would wait)."""
         return self.count - self.committed_right - self.committed_wrong
 
     def adding(self, other: FontResult) -> FontResult:
@@ -79,15 +84,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fonts", choices=("held-out", "development"), default="held-out", help="crops' fonts"
     )
+    parser.add_argument("--letters", choices=("model", "features"), default="model")
     options = parser.parse_args(argv)
     fonts = HELD_OUT_FONTS if options.fonts == "held-out" else DEVELOPMENT_FONTS
     cv2.setNumThreads(1)
     per_letter = 20 if options.quick else 100
 
-    classifier = _timed_training()
+    classifier = _timed_training(options.letters)
     print(
-        f"{options.fonts} fonts, {per_letter} crops per letter and font, "
-        f"MIN_CONFIDENCE {MIN_CONFIDENCE}, seed {options.seed}"
+        f"{options.letters}: {options.fonts} fonts, {per_letter} crops per letter and font, "
+        f"confidence floor {classifier.min_confidence}, seed {options.seed}"
     )
     untaught = _protocol("1. untaught", classifier, fonts, per_letter, options.seed, teach=False)
     taught = _protocol(
@@ -102,16 +108,19 @@ def main(argv: list[str] | None = None) -> int:
     return _verdict(untaught, taught)
 
 
-def _timed_training() -> LetterClassifier:
+Reader = LetterClassifier | LetterModel
+
+
+def _timed_training(letters: str) -> Reader:
     started = time.perf_counter()
-    classifier = LetterClassifier.default()
-    print(f"default classifier ready in {time.perf_counter() - started:.2f} s (this process)")
+    classifier = LetterModel.default() if letters == "model" else LetterClassifier.default()
+    print(f"{letters} classifier ready in {time.perf_counter() - started:.2f} s (this process)")
     return classifier
 
 
 def _protocol(
     title: str,
-    classifier: LetterClassifier,
+    classifier: Reader,
     fonts: tuple[Font, ...],
     per_letter: int,
     seed: int,
@@ -133,18 +142,18 @@ def _protocol(
     return total
 
 
-def _taught(classifier: LetterClassifier, font: Font, seed: int) -> LetterClassifier:
+def _taught(classifier: Reader, font: Font, seed: int):
     """The classifier taught one crop per letter of ``font`` (one teach frame)."""
     samples = synthetic_crops(list(LETTERS), [font], np.random.default_rng(seed))
     return classifier.teach(samples, LETTERS)
 
 
-def _read_font(classifier: LetterClassifier, font: Font, per_letter: int, seed: int) -> FontResult:
+def _read_font(classifier: Reader, font: Font, per_letter: int, seed: int) -> FontResult:
     truth = np.array([letter for _ in range(per_letter) for letter in LETTERS])
     crops = synthetic_crops(list(truth), [font], np.random.default_rng(seed))
     letters, confidences = classifier.classify(crops)
     right = np.array(letters) == truth
-    sure = confidences >= MIN_CONFIDENCE
+    sure = confidences >= classifier.min_confidence
     return FontResult(
         len(truth), int(right.sum()), int((right & sure).sum()), int((~right & sure).sum())
     )
@@ -159,7 +168,7 @@ def _print_row(name: str, result: FontResult) -> None:
     )
 
 
-def _classify_times(classifier: LetterClassifier, size: int, repeats: int) -> tuple[float, float]:
+def _classify_times(classifier: Reader, size: int, repeats: int) -> tuple[float, float]:
     crops = synthetic_crops(list(LETTERS) * 12, HELD_OUT_FONTS, np.random.default_rng(7))[:size]
     classifier.classify(crops)
     times = []
@@ -177,11 +186,11 @@ def _verdict(untaught: FontResult, taught: FontResult) -> int:
         problems.append(f"taught: {share:.2%} right and sure (floor {TAUGHT_FLOOR:.1%})")
     for name, result in (("untaught", untaught), ("taught", taught)):
         if result.committed_wrong:
-            problems.append(f"{name}: {result.committed_wrong} wrong at >= MIN_CONFIDENCE")
+            problems.append(f"{name}: {result.committed_wrong} wrong at >= the floor")
     if problems:
         print("FAIL: " + "; ".join(problems))
         return 1
-    print("PASS: taught goal met, no wrong letter at >= MIN_CONFIDENCE in either protocol")
+    print("PASS: taught goal met, no wrong letter at >= the floor in either protocol")
     return 0
 
 

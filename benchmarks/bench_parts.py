@@ -46,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.vision.part_layouts import random_contents, table_layouts
 from vision.layout import LETTERS
+from vision.parts.letter_model import LetterModel
+from vision.parts.letters import LetterClassifier
 from vision.parts.reader import MIN_CONFIDENCE, PartsReader, TableReading
 from vision.parts.renderer import TableRenderer, TableScene, random_table_scene
 from vision.parts.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS
@@ -96,11 +98,20 @@ def _line(name: str, wall: list[float], cpu: list[float]) -> str:
     )
 
 
-def speed(reader: PartsReader, frames: int) -> None:
-    """Read times at 1920x1080 for a still table, the same with every letter read, new poses."""
+def speed(reader: PartsReader, frames: int, before: PartsReader | None = None) -> None:
+    """Read times at 1920x1080 for a still table, one tile changed per frame, every letter read
+    again, new poses; with ``before`` (another letter classifier) the same frames through it,
+    interleaved, and the ratios of the medians (one run, so the shared machine's load is
+    the same for both)."""
     renderer = TableRenderer()
     scene = _scene(SEEDS)
     still = [renderer.render(scene, SPEED_SIZE, index) for index in range(frames)]
+    changed = [
+        renderer.render(_one_tile_changed(scene, index), SPEED_SIZE, index)
+        for index in range(frames)
+    ]
+    if before is not None:
+        _compare_speed(reader, before, still, changed)
     poses = [
         renderer.render(_scene(SEEDS + 1 + index), SPEED_SIZE, index) for index in range(frames)
     ]
@@ -121,6 +132,35 @@ def speed(reader: PartsReader, frames: int) -> None:
     crops = np.stack(list(reader.tile_crops(still[0]).values()))
     wall, cpu = _timed(reader.classifier.classify, [crops] * 5)
     print(_line(f"  of which the letter classifier on {len(crops)} crops", wall, cpu))
+
+
+def _one_tile_changed(scene: TableScene, index: int) -> TableScene:
+    """The scene with mat1's first tile place holding another letter each frame."""
+    mat = dict(scene.contents.get("mat1", {}))
+    first = sorted(name for name in mat if mat[name] in LETTERS)[0]
+    mat[first] = LETTERS[(LETTERS.index(mat[first]) + 1 + index) % len(LETTERS)]
+    return replace(scene, contents={**scene.contents, "mat1": mat})
+
+
+def _compare_speed(reader: PartsReader, before: PartsReader, still: list, changed: list) -> None:
+    """Median CPU ms of both readers on still frames and one-tile-changed frames, and ratios."""
+    for name, frames in (("still", still), ("one tile changed", changed)):
+        for one in (reader, before):
+            one.forget()
+            one.read(still[0])
+            one.read(still[0])
+        times: dict[str, list[float]] = {"model": [], "today": []}
+        for frame in frames:
+            for who, one in (("model", reader), ("today", before)):
+                _wall, cpu = _timed(one.read, [frame])
+                times[who] += cpu
+        model, today = (statistics.median(times[k]) for k in ("model", "today"))
+        model_p90, today_p90 = (np.percentile(times[k], 90) for k in ("model", "today"))
+        print(
+            f"read 1920x1080, {name}: letter model CPU median {model:.1f} ms "
+            f"(p90 {model_p90:.1f}), today's feature classifier {today:.1f} ms "
+            f"(p90 {today_p90:.1f}); ratio {model / today:.2f}"
+        )
 
 
 def _face_up(reading: TableReading) -> int:
@@ -149,6 +189,7 @@ def accuracy(reader: PartsReader, tables: int, first_seed: int = SEEDS + 1000) -
     """Per-place accuracy by kind over rendered tables, and settling of each still table."""
     counts: Counter[str] = Counter()
     settle_counts: Counter[str] = Counter()
+    judged_counts: Counter[str] = Counter()
     for index in range(tables):
         seed = first_seed + index
         scene, size = _scene(seed), SIZES[index % len(SIZES)]
@@ -157,6 +198,7 @@ def accuracy(reader: PartsReader, tables: int, first_seed: int = SEEDS + 1000) -
         reader.forget()
         _tally(scene, reader.read(frames[0]), counts)
         _settle(scene, reader, frames, settle_counts)
+        _judged_settle(scene, reader, frames, judged_counts)
     _report(counts, tables, first_seed)
     print(
         f"settling: {tables} tables x {len(LAYOUTS)} parts held still 15 frames: "
@@ -165,6 +207,16 @@ def accuracy(reader: PartsReader, tables: int, first_seed: int = SEEDS + 1000) -
         f"doubtful place in every frame); {settle_counts['doubt_commit']} commits of a part "
         "with a doubtful place"
     )
+    if judged_counts["parts"]:
+        seconds = judged_counts["seconds"]
+        print(
+            f"commit decision (the tile places' summed evidence, no game narrowing, "
+            f"{JUDGED_FPS} fps, 15 still frames): {judged_counts['right']} of "
+            f"{judged_counts['parts']} parts committed right, {judged_counts['wrong']} wrong, "
+            f"{judged_counts['parts'] - judged_counts['right'] - judged_counts['wrong']} not "
+            f"within {15 / JUDGED_FPS:.1f} s; mean time to commit "
+            f"{seconds / max(1, judged_counts['right'] + judged_counts['wrong']):.2f} s"
+        )
 
 
 def _kind(layout, name: str, expected: str) -> str:
@@ -223,6 +275,50 @@ def _report(counts: Counter, tables: int, first_seed: int) -> None:
         print(f"  {counts['parts unread']} parts not read (markers)")
 
 
+JUDGED_FPS = 15
+"""The judged settling's camera rate (the table's)."""
+
+
+def _judged_settle(scene: TableScene, reader: PartsReader, frames, counts: Counter) -> None:
+    """The tile places of each part through a settling filter with the commit decision
+    (:class:`cogtable.commit_decision.StillBoardJudge`, no game explanations: each place
+    needs its own certainty): committed right or wrong, and how soon after stillness."""
+    from cogtable.commit_decision import PlaceEvidence, StillBoardJudge
+    from vision.parts.reader import TILE_EVIDENCE_CLASSES
+
+    def evidence(part):
+        if part.tile_log_likelihood is None:
+            return None
+        return PlaceEvidence(
+            part.tile_places, TILE_EVIDENCE_CLASSES, part.tile_log_likelihood, part.tile_unseen
+        )
+
+    clock = [0.0]
+    filters = {
+        layout.name: SettlingFilter(
+            clock=lambda: clock[0], judge=StillBoardJudge(lambda: None, evidence)
+        )
+        for layout in LAYOUTS
+    }
+    committed: dict[str, tuple[dict, float]] = {}
+    reader.forget()
+    for frame in frames:
+        reading = reader.read(frame)
+        for name, settle in filters.items():
+            status = settle.update(reading.parts[name])
+            if status.new_commit and name not in committed:
+                committed[name] = (dict(status.committed), clock[0])
+        clock[0] += 1 / JUDGED_FPS
+    for layout in LAYOUTS:
+        counts["parts"] += 1
+        if layout.name not in committed:
+            continue
+        position, seconds = committed[layout.name]
+        truth = {name: scene.contents.get(layout.name, {}).get(name, "") for name in position}
+        counts["right" if position == truth else "wrong"] += 1
+        counts["seconds"] += seconds
+
+
 def _settle(scene: TableScene, reader: PartsReader, frames, counts: Counter) -> None:
     """One filter per part over the still frames: what was committed, and never a doubt."""
     clock = [0.0]
@@ -267,6 +363,12 @@ def main() -> None:
         "--fonts", choices=("held-out", "development"), default="held-out", help="tiles' fonts"
     )
     parser.add_argument("--tables", type=int, default=None, help="accuracy tables (16)")
+    parser.add_argument(
+        "--letters",
+        choices=("model", "features"),
+        default="model",
+        help="letter classifier: the shipped letter model or today's feature classifier",
+    )
     args = parser.parse_args()
     global LAYOUTS, FONTS  # noqa: PLW0603 - the parts and fonts every part of the benchmark reads
     LAYOUTS = edition_layouts() if args.layout == "edition" else table_layouts()
@@ -276,11 +378,12 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (the machine is shared)")
     start = time.perf_counter()
-    reader = PartsReader(LAYOUTS)
-    reader.classifier  # noqa: B018 - build (train) the default classifier before timing
-    print(f"default letter classifier built in {time.perf_counter() - start:.1f} s")
+    features = PartsReader(LAYOUTS, classifier=LetterClassifier.default())
+    model = PartsReader(LAYOUTS, classifier=LetterModel.default())
+    reader = model if args.letters == "model" else features
+    print(f"letter classifiers built in {time.perf_counter() - start:.1f} s ({args.letters} read)")
     if args.part in ("all", "speed"):
-        speed(reader, 6 if args.quick else 20)
+        speed(reader, 6 if args.quick else 20, features if args.letters == "model" else None)
     if args.part in ("all", "render"):
         render_speed(4 if args.quick else 12)
     if args.part in ("all", "accuracy"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cogtable.errors import UserError
 from hardware.profile import Profile
-from vision.parts.letters import LetterClassifier
+from vision.parts.letter_model import LetterModel, TaughtLetterModel
 from vision.peg_disk.calibration import Calibration, CalibrationError
 from vision.peg_disk.geometry import BoardGeometry
 
@@ -52,17 +52,17 @@ def letters_path(profile: Profile) -> Path | None:
     return path
 
 
-def letter_classifier(profile: Profile) -> LetterClassifier:
-    """The letter classifier with the owner's taught tiles (``camera.letters``), else the default.
+def letter_classifier(profile: Profile) -> LetterModel | TaughtLetterModel:
+    """The letter model taught the owner's tiles (``camera.letters``), else the shipped one.
 
     A named file that is missing or broken is a UserError: the reader would
     misread the owner's tiles.
     """
     path = letters_path(profile)
     if path is None:
-        return LetterClassifier.default()
+        return LetterModel.default()
     try:
-        return LetterClassifier.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        return TaughtLetterModel.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, ValueError, TypeError) as error:
         raise UserError(
             f"{path}: not taught letter tiles ({error}); run: cogtable calibrate cog --teach"

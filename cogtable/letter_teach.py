@@ -1,7 +1,7 @@
 """Teaching the letter classifier the owner's own tiles (``cogtable calibrate cog --teach``).
 
-The classifier (:class:`vision.parts.letters.LetterClassifier`) is trained on glyphs
-rendered in several fonts; a table owner's tiles are printed in their own.
+The letter model (:class:`vision.parts.letter_model.LetterModel`) is trained on glyphs
+rendered in many typefaces; a table owner's tiles are printed in their own.
 The teach step asks for the 26 letters laid face up, upright, in a printed
 order on the first player's mat (A-H on row 1 from the left, I-P on row 2,
 Q-X on row 3, Y and Z on row 4), reads the frames, crops each of those cells
@@ -18,13 +18,17 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from cogtable.errors import UserError
 from vision.layout import LETTERS, PartLayout
-from vision.parts.letters import CELL_SIDE, CROP_SIDE, MIN_CONFIDENCE, LetterClassifier
+from vision.parts.letter_crops import CELL_SIDE, CROP_SIDE, cut_crop
+from vision.parts.letter_model import LetterModel, TaughtLetterModel
+from vision.parts.letters import LetterClassifier
 from vision.parts.reader import PartReading, PartsReader, TableReading
+
+Teachable = LetterModel | TaughtLetterModel | LetterClassifier
+"""A letter reader that can be taught the owner's tiles."""
 
 TEACH_PART = "mat1"
 TEACH_ORDER: tuple[tuple[str, str], ...] = tuple(
@@ -42,7 +46,7 @@ TEACH_TEXT = (
 class Taught:
     """What a teach step learned and how well the classifier reads the owner's tiles now."""
 
-    classifier: LetterClassifier
+    classifier: TaughtLetterModel | LetterClassifier
     before: int
     """Letters the untaught classifier read right (and sure) on the check frame, of 26."""
     after: int
@@ -51,9 +55,7 @@ class Taught:
     """The check frame's reading, for the overlay."""
 
 
-def teach(
-    frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: LetterClassifier
-) -> Taught:
+def teach(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Teachable) -> Taught:
     """Learn the owner's tiles from ``frames`` (the last one is kept apart as the check).
 
     UserError names the cells without a face-up tile, or a mat not seen.
@@ -68,13 +70,12 @@ def teach(
     return Taught(taught, _right(base, check), _right(taught, check), reading)
 
 
-def _right(classifier: LetterClassifier, crops: np.ndarray) -> int:
+def _right(classifier: Teachable, crops: np.ndarray) -> int:
     """How many of the 26 teach crops ``classifier`` reads right and sure."""
     read, sure = classifier.classify(crops)
     expected = [letter for _, letter in TEACH_ORDER]
-    return sum(
-        1 for r, s, e in zip(read, sure, expected, strict=True) if r == e and s >= MIN_CONFIDENCE
-    )
+    floor = classifier.min_confidence
+    return sum(1 for r, s, e in zip(read, sure, expected, strict=True) if r == e and s >= floor)
 
 
 def _letter_crops(frame: np.ndarray, reader: PartsReader, keep: bool = False):
@@ -101,7 +102,8 @@ def _not_tiles(part: PartReading) -> list[str]:
 
 
 def _crop(frame: np.ndarray, part: PartReading, layout: PartLayout, cell: str) -> np.ndarray:
-    """The classifier's crop of one cell: 48 px square, the cell spanning the central 32 px."""
+    """The classifier's crop of one cell: 48 px square, the cell spanning the central 32 px,
+    cut as the parts reader cuts it (:func:`vision.parts.letter_crops.cut_crop`)."""
     place = layout.place(cell)
     scale = CELL_SIDE / min(place.width, place.height)
     middle = (CROP_SIDE - 1) / 2
@@ -109,8 +111,7 @@ def _crop(frame: np.ndarray, part: PartReading, layout: PartLayout, cell: str) -
         [[scale, 0, middle - scale * place.x], [0, scale, middle - scale * place.y], [0, 0, 1.0]]
     )
     assert part.homography is not None
-    warp = to_crop @ np.linalg.inv(part.homography)
-    return cv2.warpPerspective(frame, warp, (CROP_SIDE, CROP_SIDE), flags=cv2.INTER_LINEAR)
+    return cut_crop(frame, part.homography @ np.linalg.inv(to_crop))
 
 
 def teach_scene_frames(

@@ -14,7 +14,7 @@ from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach, teach_scene_fr
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.tables import adapter_for
 from hardware.profile import load_profile
-from vision.parts.letters import LetterClassifier
+from vision.parts.letter_model import LetterModel, TaughtLetterModel
 
 LAYOUTS = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]
 
@@ -28,7 +28,7 @@ def test_teaching_the_owners_tiles_reads_them_at_least_as_well(tmp_path: Path) -
     out, overlay = tmp_path / "letters.json", tmp_path / "letters.png"
     argv = ["calibrate", "cog", "--teach", "--frames", "1", "--size", "1280x720"]
     assert main([*argv, "--out", str(out), "--overlay", str(overlay)]) == 0
-    taught = LetterClassifier.from_dict(json.loads(out.read_text(encoding="utf-8")))
+    taught = TaughtLetterModel.from_dict(json.loads(out.read_text(encoding="utf-8")))
     crops, letters = taught.owner_samples()
     assert sorted(set(letters)) == [letter for _, letter in TEACH_ORDER]
     assert len(crops) >= 26
@@ -39,7 +39,7 @@ def test_a_frame_without_the_first_mat_says_so(tmp_path: Path) -> None:
     frames = teach_scene_frames(LAYOUTS, (1280, 720), 2)
     empty = [frames[0] * 0 + 90, frames[1]]  # no board at all in the first frame
     with pytest.raises(UserError, match="first player's mat is not seen"):
-        teach(empty, LAYOUTS, LetterClassifier.default())
+        teach(empty, LAYOUTS, LetterModel.default())
 
 
 def test_letters_missing_from_the_layout_are_named_by_cell() -> None:
@@ -50,7 +50,7 @@ def test_letters_missing_from_the_layout_are_named_by_cell() -> None:
     camera = world.camera_for((1280, 720))
     frames = [camera.grab(), camera.grab()]
     with pytest.raises(UserError, match=r"no face-up tile seen on r2c3 \(K\), r3c1 \(Q\)"):
-        teach(frames, LAYOUTS, LetterClassifier.default())
+        teach(frames, LAYOUTS, LetterModel.default())
 
 
 def test_the_profile_points_the_reader_at_taught_letters(tmp_path: Path) -> None:

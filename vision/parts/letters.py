@@ -260,6 +260,9 @@ class _Model:
 class LetterClassifier:
     """Names the letter on face-up tile crops (N, 48, 48, 3) with an honest confidence."""
 
+    min_confidence = MIN_CONFIDENCE
+    """The reader's confidence floor for this classifier's readings."""
+
     def __init__(
         self,
         statistics: _Statistics,

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.frame import BAD_FRAME, NO_BOARD, NO_CAMERA, OK, check_frame
-from vision.layout import EMPTY, PartLayout, Place, pawn_label
+from vision.layout import EMPTY, LETTERS, STAR, WILD, PartLayout, Place, pawn_label
 from vision.markers import project
 from vision.part_markers import MIN_MARKERS, MarkerFinder, fit_homography
 from vision.part_sheet import PAPER_BGR, draw_part, quiet_zone, sheet_matrix
@@ -53,6 +53,7 @@ from vision.parts.colours import (
     vote,
 )
 from vision.parts.dice import DieLook, DieReader
+from vision.parts.letter_crops import cut_crop
 from vision.parts.tiles import REFERENCE_LOOK, TileLook
 from vision.peg_disk.reader import LUMINANCE_WEIGHT, RIM_TOLERANCE, SHADED_LUMINANCE_WEIGHT
 from vision.surface import fit_lighting, only_shade, rings
@@ -100,6 +101,14 @@ PAWN_SHARE = (0.03, 0.07)
 SAME_TILE = 0.1
 """A face-up tile whose sample colours differ from those its letter was read from by less
 than this (mean absolute, relative log colour) is the same tile: its letter is not read again."""
+TILE_EVIDENCE_CLASSES = (EMPTY, *LETTERS, WILD, STAR)
+"""The classes of :attr:`PartReading.tile_log_likelihood`'s columns."""
+VOTE_WEIGHT = 4.0
+"""A tile place's colour vote counts as this many independent looks: a class's log likelihood
+is this times the log of its share of the place's sample points (points of one place are
+seen through one blur and one light, so they are far from independent)."""
+SHARE_FLOOR = 0.02
+"""A class no sample point voted for still has this share (a vote can miss a small token)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +193,16 @@ class PartReading:
     part: str = ""
     places: tuple[str, ...] = ()
     probe: np.ndarray | None = None
+    tile_places: tuple[str, ...] = ()
+    """The part's tile places (a subset of ``places``), the rows of ``tile_log_likelihood``."""
+    tile_log_likelihood: np.ndarray | None = None
+    """This frame's evidence at each tile place: (tile places, len(TILE_EVIDENCE_CLASSES)) log
+    likelihoods of empty, "A".."Z", a face-down tile and a star token (up to a constant per
+    place), from the colour vote and, for a face-up tile, the letter model's calibrated
+    probabilities; for a commit decision to sum over a still window (None: not read)."""
+    tile_unseen: np.ndarray | None = None
+    """(tile places,) the log likelihood of what was seen if the place showed none of those
+    classes (something over it), on the same scale."""
 
     @property
     def ok(self) -> bool:
@@ -245,7 +264,9 @@ class TableReading:
 
 
 class LetterReader(Protocol):
-    """The letter classifier the reader needs (:class:`vision.parts.letters.LetterClassifier`)."""
+    """The letter classifier the reader needs (:class:`vision.parts.letter_model.LetterModel`,
+    or :class:`vision.parts.letters.LetterClassifier`). A classifier that also has
+    ``log_probabilities(crops) -> (N, 27)`` (A..Z, then no letter) gives the tile evidence."""
 
     def classify(self, crops: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]: ...
 
@@ -253,13 +274,15 @@ class LetterReader(Protocol):
 class PartsReader:
     """Reads the parts of one table (a board, mats) from frames; see the module docstring.
 
-    ``classifier`` reads the letters of face-up tiles (default: the default
-    :class:`vision.parts.letters.LetterClassifier`, built on first use).
-    ``letter_floor`` is the classifier's own confidence threshold (default:
-    :data:`vision.parts.letters.MIN_CONFIDENCE`): a letter read with less makes its
-    place uncertain. With ``remember_letters`` a tile that has not changed
-    since its letter was read keeps it (see :class:`_LetterMemory`); a die that
-    looks as in the last frame keeps its reading.
+    ``classifier`` reads the letters of face-up tiles (default: the shipped letter
+    model, :class:`vision.parts.letter_model.LetterModel`, loaded on first use).
+    ``letter_floor`` is the classifier's own confidence threshold (default: the
+    classifier's ``min_confidence``, else :data:`vision.parts.letter_model.SURE`): a
+    letter read with less makes its place uncertain. With ``remember_letters`` a tile
+    that has not changed since its letter was read surely keeps that reading (see
+    :class:`_LetterMemory`); a doubtful one is read again every frame, and the new
+    reading replaces the old (it is never the surer of the two); a die that looks as in
+    the last frame keeps its reading.
     """
 
     def __init__(
@@ -284,18 +307,18 @@ class PartsReader:
     def classifier(self) -> LetterReader:
         """The letter classifier (the default one, built on first use, when none was given)."""
         if self._classifier is None:
-            from vision.parts.letters import LetterClassifier
+            from vision.parts.letter_model import LetterModel
 
-            self._classifier = LetterClassifier.default()
+            self._classifier = LetterModel.default()
         return self._classifier
 
     @property
     def letter_floor(self) -> float:
         """The classifier's confidence threshold."""
         if self._letter_floor is None:
-            from vision.parts import letters
+            from vision.parts.letter_model import SURE
 
-            self._letter_floor = float(letters.MIN_CONFIDENCE)
+            self._letter_floor = float(getattr(self.classifier, "min_confidence", SURE))
         return self._letter_floor
 
     def read(self, frame: object) -> TableReading:
@@ -333,10 +356,11 @@ class PartsReader:
         """Name the letter of every face-up tile of the frame, the new ones in one batch.
 
         A tile that looks as it did when its letter was read surely keeps that
-        letter (:class:`_LetterMemory`), so a still table costs the classifier
-        nothing. The other tiles of the frame are cut out and classified
-        together; a tile read unsurely before and again now (the same tile,
-        other noise) keeps the surer of the two readings.
+        reading (:class:`_LetterMemory`), so a still table costs the classifier
+        nothing. The other tiles of the frame (new, changed, or doubtful when last
+        read) are cut out and classified together, and this frame's reading is
+        theirs: a doubtful tile never keeps the surest reading it once had, so
+        noise cannot turn into certainty over a few still frames.
         """
         keys, looks = [], []
         for draft in drafts:
@@ -345,14 +369,12 @@ class PartsReader:
                 looks.append(look)
         known = self._memory.recall(keys, looks)
         floor = self.letter_floor
-        new = [row for row, seen in enumerate(known) if seen is None or seen[1] < floor]
-        readings = [seen or ("", 0.0) for seen in known]
+        new = [row for row, seen in enumerate(known) if seen is None or seen.confidence < floor]
+        readings = [seen or _LetterReading("", 0.0, None) for seen in known]
         if new:
             crops = self._crops(image, drafts, {keys[row] for row in new})
-            read, sure = self.classifier.classify(crops)
-            for row, letter, value in zip(new, read, sure, strict=True):
-                if float(value) > readings[row][1] or known[row] is None:
-                    readings[row] = (letter, float(value))
+            for row, reading in zip(new, self._classified(crops), strict=True):
+                readings[row] = reading
             self._memory.remember(
                 [keys[row] for row in new], [looks[row] for row in new], [readings[r] for r in new]
             )
@@ -362,6 +384,25 @@ class PartsReader:
             end = start + len(draft.face_up)
             draft.set_letters(readings[start:end], floor)
             start = end
+
+    def _classified(self, crops: np.ndarray) -> list[_LetterReading]:
+        """The classifier's reading of each crop (with its log probabilities when it gives them)."""
+        classifier = self.classifier
+        log_probabilities = getattr(classifier, "log_probabilities", None)
+        if log_probabilities is None:
+            read, sure = classifier.classify(crops)
+            return [
+                _LetterReading(letter, float(value), None)
+                for letter, value in zip(read, sure, strict=True)
+            ]
+        rows = np.asarray(log_probabilities(crops), np.float64)
+        best = np.argmax(rows, axis=1)
+        return [
+            _LetterReading(LETTERS[index], float(np.exp(row[index])), row)
+            if index < len(LETTERS)
+            else _LetterReading("", 0.0, row)
+            for index, row in zip(best, rows, strict=True)
+        ]
 
     @staticmethod
     def _crops(image: np.ndarray, drafts: Sequence[_Draft], wanted: set) -> np.ndarray:
@@ -382,6 +423,16 @@ class PartsReader:
                 die.forget()
 
 
+@dataclass(frozen=True)
+class _LetterReading:
+    """One face-up tile's reading: the letter ("" for none), its confidence, and the
+    classifier's log probabilities of "A".."Z" and no letter (None if it gives none)."""
+
+    letter: str
+    confidence: float
+    log_probabilities: np.ndarray | None
+
+
 class _LetterMemory:
     """The letter last read on each face-up tile place, with how the tile looked then.
 
@@ -394,11 +445,11 @@ class _LetterMemory:
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
-        self._seen: dict[tuple[str, int], tuple[np.ndarray, str, float]] = {}
+        self._seen: dict[tuple[str, int], tuple[np.ndarray, _LetterReading]] = {}
 
-    def recall(self, keys, looks) -> list[tuple[str, float] | None]:
-        """Per tile, the (letter, confidence) read when it looked as now, or None."""
-        known: list[tuple[str, float] | None] = [None] * len(keys)
+    def recall(self, keys, looks) -> list[_LetterReading | None]:
+        """Per tile, the reading made when it looked as now, or None."""
+        known: list[_LetterReading | None] = [None] * len(keys)
         rows = [row for row, key in enumerate(keys) if key in self._seen] if self.enabled else []
         if not rows:
             return known
@@ -406,15 +457,14 @@ class _LetterMemory:
         now = np.stack([looks[row] for row in rows])
         same = np.abs(now - before).mean(axis=(1, 2)) < SAME_TILE
         for row in np.array(rows)[same]:
-            _look, letter, value = self._seen[keys[row]]
-            known[row] = (letter, value)
+            known[row] = self._seen[keys[row]][1]
         return known
 
     def remember(self, keys, looks, readings) -> None:
-        """Keep each tile's (letter, confidence) with its look."""
+        """Keep each tile's reading with its look."""
         if self.enabled:
-            for key, look, (letter, value) in zip(keys, looks, readings, strict=True):
-                self._seen[key] = (look, letter, float(value))
+            for key, look, reading in zip(keys, looks, readings, strict=True):
+                self._seen[key] = (look, reading)
 
     def keep_only(self, keys) -> None:
         """Forget the places that show no face-up tile now."""
@@ -665,6 +715,7 @@ class _Draft:
         self.unread_reading: PartReading | None = None
         self._letters: list[int] = []
         self.face_up_looks: list[np.ndarray] = []
+        self.letter_rows: dict[int, np.ndarray | None] = {}
 
     @classmethod
     def unread(cls, model: _PartModel, reading: PartReading) -> _Draft:
@@ -726,6 +777,7 @@ class _Draft:
         kind, confidence = decide(shares, unmatched)
         labels = [TILE_CLASSES[k] for k in kind]
         self._store(group, labels, confidence, relative, unmatched)
+        self.tile_shares, self.tile_unmatched = shares, unmatched
         rows = [row for row, label in enumerate(labels) if label == "face"]
         self._letters = [int(group.indices[row]) for row in rows]
         self.face_up_looks = [relative[row] for row in rows]
@@ -764,29 +816,49 @@ class _Draft:
         """The classifier's crops (N, 48, 48, 3) of these face-up tile places."""
         if not indices:
             return np.zeros((0, CROP_SIDE, CROP_SIDE, 3), np.uint8)
-        crops = [
-            cv2.warpPerspective(
-                image,
-                self.homography @ self.model.from_crops[index],
-                (CROP_SIDE, CROP_SIDE),
-                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            for index in indices
-        ]
-        return np.stack(crops)
+        homography, from_crops = self.homography, self.model.from_crops
+        return np.stack([cut_crop(image, homography @ from_crops[index]) for index in indices])
 
-    def set_letters(self, readings: Sequence[tuple[str, float]], floor: float) -> None:
-        """Label the face-up tiles with their (letter, classifier confidence) readings.
+    def set_letters(self, readings: Sequence[_LetterReading], floor: float) -> None:
+        """Label the face-up tiles with their readings.
 
         The classifier's confidence maps onto the place's so that its own
         threshold ``floor`` lands on :data:`MIN_CONFIDENCE`. A face-up tile
         whose letter the classifier does not name stays ``"face"``, uncertain.
         """
-        for index, (letter, value) in zip(self._letters, readings, strict=True):
-            mapped = _letter_confidence(float(value), floor)
+        for index, reading in zip(self._letters, readings, strict=True):
+            letter = reading.letter
+            mapped = _letter_confidence(reading.confidence, floor)
             self.labels[index] = letter or "face"
             self.confidence[index] = min(self.confidence[index], mapped if letter else 0.0)
+            self.letter_rows[index] = reading.log_probabilities
+
+    def tile_evidence(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(tile places, classes) log likelihoods and (tile places,) "none of them", or None
+        when the part has no tile place or a face-up tile has no letter probabilities.
+
+        The colour vote's shares give empty, face, face down and star (each class
+        :data:`VOTE_WEIGHT` times the log of its share); a face-up tile's letters add
+        the letter model's log probabilities to "face", and its no-letter probability
+        goes to empty, face down and star alike (the vote took a back or a token for a face).
+        """
+        group = self.model.tiles
+        if not len(group.indices) or any(row is None for row in self.letter_rows.values()):
+            return None
+        shares = np.maximum(self.tile_shares, SHARE_FLOOR)
+        colour = VOTE_WEIGHT * np.log(shares / shares.sum(axis=1, keepdims=True))
+        unseen = VOTE_WEIGHT * np.log(np.maximum(self.tile_unmatched, SHARE_FLOOR))
+        empty, face, wild, star = (colour[:, k] for k in range(len(TILE_CLASSES)))
+        letters = np.repeat(face[:, None], len(LETTERS), axis=1) - np.log(len(LETTERS))
+        others = np.column_stack((empty, wild, star))
+        for row, index in enumerate(group.indices):
+            probabilities = self.letter_rows.get(int(index))
+            if probabilities is not None:
+                letters[row] = face[row] + probabilities[: len(LETTERS)]
+                none = face[row] + probabilities[len(LETTERS)] - np.log(3.0)
+                others[row] = np.logaddexp(others[row], none)
+        table = np.column_stack((others[:, 0], letters, others[:, 1], others[:, 2]))
+        return table.astype(np.float32), unseen.astype(np.float32)
 
     def finish(self) -> PartReading:
         """The part's reading, once the letters are in."""
@@ -797,6 +869,7 @@ class _Draft:
         covered = self.outliers >= COVERING or len(unknown) >= COVERING
         shaded = self.shaded and len(unknown) < COVERING
         cover = self._cover_message(unknown, shaded)
+        evidence = self.tile_evidence()
         return PartReading(
             OK,
             "; ".join(text for text in (self.note, cover) if text),
@@ -811,6 +884,9 @@ class _Draft:
             model.layout.name,
             model.names,
             model.probe,
+            tuple(model.names[i] for i in model.tiles.indices),
+            None if evidence is None else evidence[0],
+            None if evidence is None else evidence[1],
         )
 
     def _cover_message(self, unknown: list[str], shaded: bool) -> str:

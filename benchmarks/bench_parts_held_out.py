@@ -1,0 +1,188 @@
+"""The parts reader on the held-out renderer (benchmarks/held_out/parts.py), measured once.
+
+    .venv/bin/python benchmarks/bench_parts_held_out.py [--tables 12] [--frames 3]
+
+Uses only the held-out renderer's documented API (its README): never its source, never
+its seeds for tuning. Every table (seeds 9_000_000+, 2-4 players, conditions cycling
+through the README's list, 1280x720 and 1920x1080 alternately) is read by two readers side
+by side: the shipped letter model and today's feature classifier. Per tile place: letters
+right, letters read surely (at the reader's floor) and wrong, letters left doubtful; face-down
+(wild) tiles, stars and empty places right. Then the first player's mat taught (the teach
+layout drawn by the same renderer with the table's typeface and look) and the letters read
+again. Then each table's frames through one settling filter per part with the commit decision
+on the tile evidence (no game narrowing): parts committed right, wrong, or not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2
+
+from benchmarks.held_out import parts as held_out
+from cogtable.commit_decision import PlaceEvidence, StillBoardJudge
+from cogtable.errors import UserError
+from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach
+from cogtable.tables.cog.parts import part_layouts
+from games.cog.edition import load_edition
+from vision.layout import LETTERS, STAR, WILD
+from vision.parts.letter_model import LetterModel
+from vision.parts.letters import LetterClassifier
+from vision.parts.reader import TILE_EVIDENCE_CLASSES, PartsReader
+from vision.peg_disk.settle import SettlingFilter
+
+SEED = 9_000_000
+CONDITIONS = (
+    "plain",
+    "tilted",
+    "faces",
+    "wild",
+    "glare",
+    "warm",
+    "cool",
+    "jpeg",
+    "turned",
+    "raised",
+)
+SIZES = ((1920, 1080), (1280, 720))
+FPS = 15
+
+
+def _layouts(players: int):
+    return part_layouts(load_edition(), players)
+
+
+def _tally(reading, labels: dict, counts: Counter, prefix: str, floor_place: float = 0.5) -> None:
+    for name, part in reading.parts.items():
+        truth = labels.get(name, {})
+        if not part.ok:
+            counts[f"{prefix} parts unread"] += 1
+            continue
+        for place, label, confidence in zip(part.places, part.labels, part.confidence, strict=True):
+            expected = truth.get(place, "")
+            kind = "letter" if expected in LETTERS else {WILD: "wild", STAR: "star"}.get(expected)
+            if kind is None and place in part.tile_places:
+                kind = "empty tile"
+            if kind is None:
+                continue
+            counts[f"{prefix} {kind} total"] += 1
+            counts[f"{prefix} {kind} right"] += label == expected
+            counts[f"{prefix} {kind} sure wrong"] += label != expected and confidence >= floor_place
+            counts[f"{prefix} {kind} doubtful"] += confidence < floor_place
+
+
+def _evidence(part):
+    if part.tile_log_likelihood is None:
+        return None
+    return PlaceEvidence(
+        part.tile_places, TILE_EVIDENCE_CLASSES, part.tile_log_likelihood, part.tile_unseen
+    )
+
+
+def _judged(reader: PartsReader, frames, labels: dict, counts: Counter, prefix: str) -> None:
+    clock = [0.0]
+    names = [layout.name for layout in reader.layouts]
+    filters = {
+        name: SettlingFilter(clock=lambda: clock[0], judge=StillBoardJudge(lambda: None, _evidence))
+        for name in names
+    }
+    committed: dict[str, tuple[dict, float]] = {}
+    reader.forget()
+    for frame in frames:
+        reading = reader.read(frame)
+        for name, settle in filters.items():
+            status = settle.update(reading.parts[name])
+            if status.new_commit and name not in committed:
+                committed[name] = (dict(status.committed), clock[0])
+        clock[0] += 1 / FPS
+    for name in names:
+        counts[f"{prefix} parts"] += 1
+        if name in committed:
+            position, seconds = committed[name]
+            truth = {place: labels.get(name, {}).get(place, "") for place in position}
+            counts[f"{prefix} parts {'right' if position == truth else 'wrong'}"] += 1
+            counts[f"{prefix} commit seconds"] += seconds
+
+
+def _teach_view(labels: dict) -> dict:
+    """The table's view with the first mat holding the teach layout (A-Z in order)."""
+    view = {part: dict(places) for part, places in labels.items()}
+    view[TEACH_PART] = dict.fromkeys(view.get(TEACH_PART, {}), "")
+    for cell, letter in TEACH_ORDER:
+        view[TEACH_PART][cell] = letter
+    return view
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument("--frames", type=int, default=3, help="still frames per table")
+    options = parser.parse_args()
+    cv2.setNumThreads(1)
+    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    counts: Counter[str] = Counter()
+    model, features = LetterModel.default(), LetterClassifier.default()
+    for index in range(options.tables):
+        seed = SEED + index
+        condition = CONDITIONS[index % len(CONDITIONS)]
+        size = SIZES[index % len(SIZES)]
+        frames, truth = [], None
+        for frame_index in range(options.frames):
+            frame, truth = held_out.render_still(condition, seed, frame_index, size)
+            frames.append(frame)
+        assert truth is not None
+        labels = truth.labels()
+        layouts = _layouts(len([name for name in labels if name.startswith("mat")]))
+        teach_frames = [
+            held_out.render_still(condition, seed, 90 + k, size, view=_teach_view(labels))[0]
+            for k in range(2)
+        ]
+        for prefix, classifier in (("model", model), ("today", features)):
+            reader = PartsReader(layouts, classifier=classifier)
+            _tally(reader.read(frames[0]), labels, counts, f"{prefix} untaught")
+            _judged(reader, frames, labels, counts, f"{prefix} untaught")
+            try:
+                taught = teach(teach_frames, layouts, classifier).classifier
+            except UserError as error:  # a refused teach is a figure too
+                counts[f"{prefix} teach refused"] += 1
+                print(f"  table {seed} ({condition}): {prefix} teach refused: {error}")
+                continue
+            taught_reader = PartsReader(layouts, classifier=taught)
+            _tally(taught_reader.read(frames[0]), labels, counts, f"{prefix} taught")
+        print(f"table {seed} {condition} {size[0]}x{size[1]} done", flush=True)
+    _report(counts, options.tables)
+    return 0
+
+
+def _report(counts: Counter, tables: int) -> None:
+    print(f"held-out parts, {tables} tables, seeds {SEED}+ (one run, both readers):")
+    for prefix in ("model untaught", "today untaught", "model taught", "today taught"):
+        for kind in ("letter", "wild", "star", "empty tile"):
+            total = counts[f"{prefix} {kind} total"]
+            if total:
+                right = counts[f"{prefix} {kind} right"]
+                print(
+                    f"  {prefix:15s} {kind:10s} {right}/{total} right ({right / total:.2%}), "
+                    f"{counts[f'{prefix} {kind} sure wrong']} wrong at full confidence, "
+                    f"{counts[f'{prefix} {kind} doubtful']} doubtful"
+                )
+        parts = counts[f"{prefix} parts"]
+        if parts:
+            done = counts[f"{prefix} parts right"] + counts[f"{prefix} parts wrong"]
+            print(
+                f"  {prefix:15s} commit decision: {counts[f'{prefix} parts right']} of {parts} "
+                f"parts committed right, {counts[f'{prefix} parts wrong']} wrong "
+                f"(mean {counts[f'{prefix} commit seconds'] / max(done, 1):.2f} s after stillness)"
+            )
+        if counts[f"{prefix} teach refused"]:
+            print(f"  {prefix}: teach refused on {counts[f'{prefix} teach refused']} tables")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
