@@ -149,6 +149,13 @@ class TableFollower:
         row = self._query("SELECT max(id) FROM games", ())
         return None if not row or row[0][0] is None else int(row[0][0])
 
+    def games_after(self, game_id: int, until: int) -> list[int]:
+        """The ids of the games after ``game_id`` up to ``until`` (included), oldest first."""
+        rows = self._query(
+            "SELECT id FROM games WHERE id > ? AND id <= ? ORDER BY id", (game_id, until)
+        )
+        return [int(row[0]) for row in rows]
+
     def game(self, game_id: int) -> FollowedGame:
         """Game ``game_id`` as the journal holds it now."""
         followed = self.games.get(game_id)

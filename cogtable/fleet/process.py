@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -63,6 +64,7 @@ class PublisherProcess:
             "profile": source if Path(source).is_file() else None,
             "quiet": self.quiet,
             "parent": os.getpid(),
+            "first_game": newest_game(self.state_dir),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cogtable.fleet.process"],
@@ -87,6 +89,23 @@ class PublisherProcess:
             self.process.kill()
             self.process.wait()
         self.process = None
+
+
+def newest_game(state_dir: Path) -> int | None:
+    """The journal's newest game id, read from the file (the child takes seconds to start:
+    the game the table plays now is the first it must publish, even if it ends meanwhile)."""
+    from cogtable.runtime import JOURNAL_NAME  # loaded already: the table runs
+
+    path = state_dir / JOURNAL_NAME
+    try:
+        connection = sqlite3.connect(f"file:{path.absolute()}?mode=ro", uri=True, timeout=2)
+        try:
+            row = connection.execute("SELECT max(id) FROM games").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return None
+    return int(row[0]) if row and row[0] is not None else None
 
 
 def _credentials(credentials: Credentials | None) -> dict[str, str] | None:
@@ -132,7 +151,12 @@ def main() -> int:
     from cogtable.fleet.publisher import Publisher
 
     profile = load_profile(message.get("profile") or default_profile_path())
-    publisher = Publisher(_settings(message), Path(message["state_dir"]), profile).start()
+    publisher = Publisher(
+        _settings(message),
+        Path(message["state_dir"]),
+        profile,
+        first_game=message.get("first_game"),
+    ).start()
     while not stop.wait(PARENT_CHECK_S):
         if os.getppid() != message["parent"]:
             os._exit(0)  # the table vanished: so do we, and the broker sends the last will

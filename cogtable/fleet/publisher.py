@@ -71,8 +71,10 @@ class Publisher:
         settings: FleetSettings,
         state_dir: Path,
         profile: Profile,
+        *,
         clock: Callable[[], float] = time.time,
         connect: Callable[..., BrokerConnection] = BrokerConnection,
+        first_game: int | None = None,
     ) -> None:
         self.settings = settings
         self.topics = TableTopics(settings.venue, settings.table)
@@ -80,7 +82,9 @@ class Publisher:
         self.clock = clock
         self.connect = connect
         self.connection: BrokerConnection | None = None
-        self.held_game: int | None = None
+        self.held_game: int | None = first_game
+        """The game the broker holds plies of (the first to publish: ``first_game``, else the
+        newest when the publisher starts)."""
         self.held: list[str] = []
         """The actions (journal JSON) of ``held_game`` the broker acknowledged, from ply 1."""
         self.again = True
@@ -118,7 +122,8 @@ class Publisher:
         even if the broker is away until a later one has begun.
         """
         try:
-            self.held_game = self.follower.newest_game_id()
+            if self.held_game is None:
+                self.held_game = self.follower.newest_game_id()
         except FollowError as error:
             self._say(f"cannot read the table's journal: {error}")
         while True:
@@ -213,12 +218,12 @@ class Publisher:
             self._status({"game": None}, now)
             self.seen = version
             return
-        if self.held_game is None:
-            self.held_game = game_id
-        if self.held_game != game_id:
-            if self.held_game < game_id:
-                self._plies(self.follower.game(self.held_game))  # the end of the last game
+        if self.held_game is None or self.held_game > game_id:
             self.held_game, self.held = game_id, []
+        while self.held_game < game_id:  # the end of the game held, and any played meanwhile
+            self._plies(self.follower.game(self.held_game))
+            self.held_game = self.follower.games_after(self.held_game, game_id)[0]
+            self.held = []
         followed = self.follower.game(game_id)
         self._plies(followed)
         self.again = False

@@ -19,7 +19,7 @@ import paho.mqtt.client as mqtt
 from cogtable.fleet.messages import PlyEvent, PlyLog
 from cogtable.fleet.topics import Kind, parse_topic
 
-WAIT_S = 15.0
+WAIT_S = 60.0
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,9 @@
 
 Debian's ``mosquitto`` (in ``/usr/sbin``) is started on 127.0.0.1 only, with a
 configuration written into a temporary folder, and stopped again; it can be
-restarted on the same port (a broker outage). Where Mosquitto is missing, the
+restarted on the same port (a broker outage). Run as root (CI), it keeps
+running as root instead of switching to the ``mosquitto`` user, which could
+not write its persistence file into the test's private folder. Where Mosquitto is missing, the
 test that needs it is skipped with the line that installs it, and fails
 instead where ``COGTABLE_REQUIRE_SYSTEM_TOOLS`` is set (:mod:`tests.system_tools`).
 """
@@ -10,6 +12,8 @@ instead where ``COGTABLE_REQUIRE_SYSTEM_TOOLS`` is set (:mod:`tests.system_tools
 from __future__ import annotations
 
 import contextlib
+import getpass
+import os
 import socket
 import subprocess
 import time
@@ -47,6 +51,7 @@ class Mosquitto:
             "allow_anonymous true",
             f"persistence {'true' if persistence else 'false'}",
             f"persistence_location {folder}/",
+            *([f"user {getpass.getuser()}"] if os.geteuid() == 0 else []),
             "log_dest stderr",
             "log_type error",
             "log_type warning",
