@@ -125,12 +125,20 @@ def _pico(facts: TableFacts) -> Wait | None:
     status, detail = facts.parts.get("link", (LINK_OK, ""))
     if status in (LINK_OK, "unknown"):
         return None
+    remedy = (
+        "check the Pico's USB cable to the table's computer (unplug it and plug it in again);"
+        " the table goes on by itself once the Pico answers"
+    )
+    if status == "version mismatch":  # the link does not retry: the firmware must change
+        remedy = (
+            "flash the firmware this table runs (cogtable firmware flash), then restart the"
+            " table (sudo systemctl restart cogtable)"
+        )
     return Wait(
         WaitKind.PICO,
         "the Pico (the LEDs, buttons and dice) connected",
         f"the Pico link is {status}" + (f": {detail}" if detail else ""),
-        "check the Pico's USB cable to the table's computer (unplug it and plug it in again);"
-        " the table goes on by itself once the Pico answers",
+        remedy,
         topic="link",
     )
 

@@ -147,6 +147,9 @@ def test_a_pico_that_is_gone_comes_first_and_goes_when_it_is_back(tmp_path: Path
     assert any("USB cable" in line for line in screen.lines)
     table.handle(PartStatus("link", "connected"), clock.now)
     assert table.status()["wait"]["kind"] == "request", "the Pico is back: Red's move is next"
+    table.handle(PartStatus("link", "version mismatch", "firmware 1.0, host 2.0"), clock.now)
+    pass_time(table, clock, WAIT_SHOWN_S)
+    assert "cogtable firmware flash" in table.status()["wait"]["remedy"], "no cable fixes that"
 
 
 def test_no_wait_is_said_while_paused(tmp_path: Path) -> None:
