@@ -20,6 +20,7 @@ DEBIAN_PACKAGES = {
     "pdftoppm": "poppler-utils",
     "chromium": "chromium",
     "mosquitto": "mosquitto",
+    "reserved typefaces": "fonts-liberation fonts-urw-base35 fonts-texgyre fonts-freefont-ttf",
 }
 """Each tool a test runs, and the Debian package that brings it (``.ci/run`` installs these)."""
 
@@ -30,7 +31,15 @@ def system_tool(name: str, *alternatives: str) -> str:
         found = shutil.which(candidate)
         if found:
             return found
-    needed = f"{name} is needed here: apt-get install -y {DEBIAN_PACKAGES[name]}"
+    require_installed(name, False)
+    raise AssertionError("unreachable")  # require_installed skipped or failed the test
+
+
+def require_installed(name: str, present: bool) -> None:
+    """Skip (or, under :data:`REQUIRE_TOOLS`, fail) the test when ``name`` is not installed."""
+    if present:
+        return
+    needed = f"{name} needed here: apt-get install -y {DEBIAN_PACKAGES[name]}"
     if os.environ.get(REQUIRE_TOOLS):
         pytest.fail(f"{needed} ({REQUIRE_TOOLS} is set)")
     pytest.skip(needed)

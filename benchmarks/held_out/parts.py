@@ -210,14 +210,21 @@ def parse_conditions(conditions: Conditions) -> frozenset[Condition]:
 
 
 @functools.cache
+def installed_reserved_fonts() -> tuple[str, ...]:
+    """The reserved upright typefaces installed here (maybe none)."""
+    return tuple(
+        sorted(
+            path
+            for pattern in FONT_GLOBS
+            for path in glob.glob(pattern)
+            if not any(word in Path(path).name.lower() for word in NOT_LETTERS)
+        )
+    )
+
+
 def reserved_fonts() -> tuple[str, ...]:
     """The reserved upright typefaces installed here (FileNotFoundError says how to install)."""
-    found = sorted(
-        path
-        for pattern in FONT_GLOBS
-        for path in glob.glob(pattern)
-        if not any(word in Path(path).name.lower() for word in NOT_LETTERS)
-    )
+    found = installed_reserved_fonts()
     if not found:
         raise FileNotFoundError(f"no reserved typefaces installed; run: {INSTALL}")
     return tuple(found)

@@ -11,6 +11,7 @@ import pytest
 
 from benchmarks.held_out import cards, parts, peg_disk
 from benchmarks.held_out.optics import HELD_OUT_SEED_MIN
+from tests.system_tools import require_installed
 
 SEED = HELD_OUT_SEED_MIN + 17
 SIZE = (1280, 720)
@@ -92,11 +93,7 @@ def test_card_frames_are_deterministic_and_name_every_card_and_zone() -> None:
 
 
 def test_parts_frames_are_deterministic_and_label_every_place() -> None:
-    pytest.importorskip("PIL", reason="the letter fonts need Pillow: pip install -e '.[eval]'")
-    try:
-        parts.reserved_fonts()
-    except FileNotFoundError as missing:
-        pytest.skip(str(missing))
+    require_installed("reserved typefaces", bool(parts.installed_reserved_fonts()))
     first, truth = parts.render_still(["wild", "turned"], SEED, 0, SIZE, players=3)
     again, _ = parts.render_still(["wild", "turned"], SEED, 0, SIZE, players=3)
     assert np.array_equal(first, again)
