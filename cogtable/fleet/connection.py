@@ -147,7 +147,7 @@ class BrokerConnection:
 def _reason(error: BaseException) -> str:
     """A connection error in words: its strerror when it has one."""
     if isinstance(error, ssl.SSLError):
-        return f"TLS failed: {error.reason or error}"
+        return f"TLS failed: {getattr(error, 'verify_message', None) or error.reason or error}"
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return str(error) or type(error).__name__
