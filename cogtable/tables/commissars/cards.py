@@ -260,8 +260,9 @@ class TagBook:
       top the engine has there and the top the book saw is no longer held there
       (retrieved, reshuffled, the pile shorter than at the committed reading) or
       is seen elsewhere (an undo put it back on the stack), or when the committed
-      reading showed it on the stack (it resolved). A different card on a top
-      still held is a card laid;
+      reading showed it on the stack or the game moved a copy of it from the stack
+      to that pile since (it resolved, or was countered). A different card on a
+      top still held is a card laid;
     - a tag neither counted nor settled where it lies is a card just laid; a settled
       tag the engine no longer holds there is a difference, never laid twice (a flip
       that emptied the deck reshuffles the pile under the very card flipped).
@@ -308,7 +309,7 @@ class TagBook:
 
     def follow(self, holding: Holding, seen: CommissarsMat) -> list[tuple[int | None, CardSeen]]:
         """Bring the book up to the engine; the cards just laid (not counted, not settled there)."""
-        held = holding.cards
+        held, before = holding.cards, self.held
         if holding.plies < self.plies:
             back = self._back_in_hand(held, seen)
             self.taken_back = {*back, *self._off_the_top(holding)}
@@ -324,7 +325,7 @@ class TagBook:
         self.known = {tag: key for tag, key in self.known.items() if tag in kept}
         self._off_a_pile(seen, held)
         self._learn_stack(seen, held)
-        self._learn_tops(holding, seen)
+        self._learn_tops(holding, seen, before)
         for zone, card in seen.cards():
             if card.tag in self.known:
                 self.zones[card.tag] = zone
@@ -401,7 +402,9 @@ class TagBook:
             if counted < held[card.key].stack and anywhere < held[card.key].total:
                 self.known[card.tag] = card.key  # a card set aside under a full stack counts
 
-    def _learn_tops(self, holding: Holding, seen: CommissarsMat) -> None:
+    def _learn_tops(
+        self, holding: Holding, seen: CommissarsMat, before: Mapping[CardKey, FaceUp]
+    ) -> None:
         zones = {card.tag: zone for zone, card in seen.cards()}
         for seat, pile in enumerate(seen.piles):
             if len(pile) != 1:
@@ -410,7 +413,9 @@ class TagBook:
             last = self.tops.get(seat)
             shorter = seat < len(self.piles) and holding.piles[seat] < self.piles[seat]
             covered = last in self.known and zones.get(last, seat) == seat and not shorter
-            resolved = card.tag in self.settled and self.settled[card.tag] is None  # off the stack
+            resolved = self.settled.get(card.tag, -1) is None or _off_the_stack(
+                card.key, before, holding.cards
+            )
             fresh = card.tag not in self.known and (resolved or not covered)
             fresh = fresh and card.tag not in self.taken_back
             if fresh and card.owner == seat and holding.tops[seat] == card.name:
@@ -421,6 +426,15 @@ class TagBook:
     def counted(self, tag: int) -> bool:
         """Whether the book holds ``tag``."""
         return tag in self.known
+
+
+def _off_the_stack(
+    key: CardKey, before: Mapping[CardKey, FaceUp], now: Mapping[CardKey, FaceUp]
+) -> bool:
+    """Whether the game moved a copy of ``key`` from the stack to its pile since ``before``
+    (it resolved, or was countered: from under a full stack the camera did not see it)."""
+    then, held = before.get(key, FaceUp()), now.get(key, FaceUp())
+    return held.stack < then.stack and held.pile > then.pile
 
 
 def counted_position(

@@ -43,3 +43,27 @@ def test_a_play_taken_back_forgets_the_copy_taken_off_the_stack_whatever_its_tag
     assert fresh == []
     assert book.counted(older), "the copy still on the stack is the one the game holds"
     assert not book.counted(newer)
+
+
+def test_a_card_countered_from_under_a_full_stack_lands_on_its_pile_counted() -> None:
+    """The stack shows its five newest cards; a Propaganda set aside under them is countered
+    and goes to its pile, over the top the committed reading showed: not a card laid
+    (sim commissars --players 4 --seed 1 --undo-rate 0.3 asked for it to go, for good)."""
+    propaganda, gears = 1, 29
+    assert card_of(propaganda, FACTIONS) == CardSeen(propaganda, "Propaganda", 0)
+    assert card_of(gears, FACTIONS) == CardSeen(gears, "Seize the Gears", 0)
+    then = Holding(
+        {(0, "Propaganda"): FaceUp(stack=1), (0, "Seize the Gears"): FaceUp(pile=1)},
+        ("Seize the Gears", None),
+        (4, 0),
+        40,
+    )
+    now = Holding(
+        {(0, "Propaganda"): FaceUp(pile=1), (0, "Seize the Gears"): FaceUp(pile=1)},
+        ("Propaganda", None),
+        (5, 0),
+        42,
+    )
+    book = TagBook.committed_to(Committed(seen(top=gears), then))
+    assert book.follow(now, seen(top=propaganda)) == []
+    assert book.counted(propaganda)
