@@ -34,11 +34,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from cogtable.card_decks import load_deck
 from cogtable.inputs import ConsoleCommand
 from cogtable.mock.people.card_hands import CardMatPeople, Waiting, Zones
-from cogtable.tables.commissars.cards import tags_for
 from games.commissars.actions import Choose, Discard, EndPhase, Pass, Play, TopCard, UnseenDraw
 from games.commissars.state import CommissarsState
 from games.commissars.tasks import Flip, Search
@@ -51,6 +52,16 @@ STACK_SHOWN = 5
 """The centre zone holds five cards side by side: older stack cards are set aside."""
 BLITZ_RATE = 0.1
 """How often a seat the table is not waiting for lays a Blitz it may play."""
+
+
+@cache
+def tags_for(faction: str, name: str) -> tuple[int, ...]:
+    """The tags printed on ``faction``'s copies of ``name`` (the shipped tag list's order)."""
+    return tuple(
+        tag.tag_id
+        for tag in load_deck("commissars").tags
+        if (tag.deck, tag.name) == (faction, name)
+    )
 
 
 @dataclass

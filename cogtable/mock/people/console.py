@@ -32,11 +32,13 @@ from cogtable.errors import data_fault
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import ConsoleCommand
 from cogtable.mock.world import MockWorld
-from cogtable.tables import adapter_for
-from cogtable.tables.base import is_public
 from firmware_bridge.firmware.config import DICE
+from games.cookie.actions import Hunt
+from games.cookie.actions import Play as CookiePlay
 from games.core import CHANCE, Action, Record, Request, State, new_game, replay
 
+FACE_DOWN = (CookiePlay, Hunt)
+"""Actions the rules have laid face down (the Cookie's cards): the table hears no name."""
 FACE_LEDS = 7
 
 
@@ -96,7 +98,6 @@ class ConsolePeople:
         self.memory: State = new_game(self.choice.game, self.choice.options, self.seed)
         self.game_id: int | None = None
         self.players = _players(self.choice.game, self.style.seats, self.seed)
-        self.adapter = adapter_for(self.choice.game)
         self.mistakes = 0
         self.undos = 0
         self.played: list[ConsoleLog] = []
@@ -203,7 +204,7 @@ class ConsolePeople:
         drawn = self.rng.choices(actions, [chance for _, chance in outcomes])[0]
         label = next(o.label for o in self._request(asked).options if o.action == drawn)
         if self.table.console(ConsoleCommand(label, answers=asked["key"])):
-            said = label if is_public(self._request(asked)) else "done"  # a deal stays secret
+            said = label if _seen_by_all(self._request(asked)) else "done"  # a deal stays secret
             self._accepted(drawn, f"{asked['kind']} for {asked['purpose']}: {said}")
 
     def _choose(self, asked: dict[str, Any]) -> None:
@@ -218,7 +219,7 @@ class ConsolePeople:
             taken = self.table.console(line)
         if taken:
             name = self.memory.player_name(player)
-            secret = self.adapter.is_secret(action)
+            secret = isinstance(action, FACE_DOWN)
             said = "laid a card face down" if secret else action.notation()  # the table hears it
             self._accepted(action, f"{name}: {said}")
 
@@ -317,3 +318,9 @@ def _as_function(player: Any, seed: int) -> Callable[..., Action]:
         chooser = player(seed)
         return lambda state, seat, rng: chooser.choose(state, seat)
     return player  # type: ignore[no-any-return]
+
+
+def _seen_by_all(request: Request) -> bool:
+    """Whether everyone sees what is drawn: a die, a draw from the table's own supply (the
+    letter bag, a shared deck); never a deal or a draw from a player's own deck."""
+    return request.kind == "die" or (request.kind == "draw" and request.player is None)

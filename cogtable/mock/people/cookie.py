@@ -27,13 +27,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from cogtable.card_decks import load_deck
 from cogtable.inputs import ConsoleCommand
 from cogtable.mock.people.card_hands import CardMatPeople, Waiting, Zones
-from cogtable.tables.base import GREEN
-from cogtable.tables.cookie.cards import Card, role, set_card, tag_of
-from cogtable.tables.cookie.judge import simultaneous, slots_turned_up
 from games.cookie.actions import (
     Aim,
     Challenge,
@@ -53,6 +52,43 @@ from vision.cards.mat import CENTRE
 
 FORGET_FRAMES = 12
 """How long someone who forgot to press "I looked" takes to remember."""
+REVEAL_GREEN = (0, 255, 0)
+"""Every seat LED pulsing this green says all may turn their cards up (the table's manual)."""
+ROLE_PREFIX = "Role: "
+"""How the printed tag list names a Role card."""
+
+
+@cache
+def _printed() -> dict[tuple[str, str], int]:
+    """(deck, card name) -> the tag printed on that card, as the shipped tag list says."""
+    found: dict[tuple[str, str], int] = {}
+    for tag in load_deck("cookie").tags:
+        found.setdefault((tag.deck, tag.name), tag.tag_id)
+    return found
+
+
+@cache
+def _colour_sets() -> tuple[str, ...]:
+    """The colour sets in the tag list's order: seat 1 is handed the first."""
+    return tuple(dict.fromkeys(deck for deck, _ in _printed() if deck.endswith(" set")))
+
+
+def set_tag(name: str, seat: int) -> int:
+    """The tag on the card ``name`` of the colour set seat ``seat`` (from 0) holds."""
+    return _printed()[(_colour_sets()[seat], name)]
+
+
+def role_tag(character: str) -> int:
+    """The tag on the Role card of ``character``."""
+    return next(tag for (_, name), tag in _printed().items() if name == ROLE_PREFIX + character)
+
+
+def all_lay_face_down(state: CookieState) -> bool:
+    """Whether every seat lays a card face down now, as the rulebook says: a turn of The Hunt,
+    Phase 3 of The Big Hunt."""
+    return (isinstance(state, HuntState) and state.phase == "play") or (
+        isinstance(state, BigHuntState) and state.phase == "hunt"
+    )
 
 
 @dataclass
@@ -77,7 +113,7 @@ class CookieTablePeople(CardMatPeople):
             self.memory = replay(state.record())
         acting = set(self.memory.to_act())
         self.placed = {seat: card for seat, card in self.placed.items() if seat in acting}
-        if not simultaneous(self.state):
+        if not all_lay_face_down(self.state):
             self.placed.clear()
 
     @property
@@ -96,8 +132,7 @@ class CookieTablePeople(CardMatPeople):
         state = self.state
         if isinstance(state, HuntState) and state.phase == "aim":
             for seat in state.aiming:
-                card = set_card(state.played[seat][-1], seat)
-                zones[self.zones[seat]][0][tag_of(card)] += 1
+                zones[self.zones[seat]][0][set_tag(state.played[seat][-1], seat)] += 1
         return zones
 
     # -- answering ---------------------------------------------------------------------
@@ -110,7 +145,7 @@ class CookieTablePeople(CardMatPeople):
             self._turn_up_chance()
         elif self.memory.history and not self.placed and self.rng.random() < self.style.undo_rate:
             self._undo()
-        elif simultaneous(self.state):
+        elif all_lay_face_down(self.state):
             self._lay_face_down(asked["player"])
         elif isinstance(self.state, HuntState):
             self._aim(asked["player"])
@@ -133,7 +168,7 @@ class CookieTablePeople(CardMatPeople):
         zone = self.zones[seat]
         if len(waiting) - len(self.placed) > 1 and self.rng.random() < self.style.mistake_rate:
             target = self._mat()  # too soon: turned up before the others have placed
-            target[zone] = (Counter({tag_of(set_card(card, seat)): 1}), 0)
+            target[zone] = (Counter({set_tag(card, seat): 1}), 0)
             self._lay(self._name(seat), target, (), mistake=True)
             return
         self.placed[seat] = card
@@ -159,7 +194,7 @@ class CookieTablePeople(CardMatPeople):
         if frame is None:
             return True
         looks = frame.looks.get("seats", [])[: self.state.num_players]
-        return bool(looks) and all(look.colour == GREEN for look in looks)
+        return bool(looks) and all(look.colour == REVEAL_GREEN for look in looks)
 
     def _turn_up_all(self, waiting: list[int]) -> None:
         """Everyone turns their card up at once: the table takes them in seat order."""
@@ -167,7 +202,7 @@ class CookieTablePeople(CardMatPeople):
         actions = tuple(make(self.placed[seat], player=seat) for seat in waiting)
         target = self._mat()
         for seat in waiting:
-            target[self.zones[seat]] = (Counter({tag_of(set_card(self.placed[seat], seat)): 1}), 0)
+            target[self.zones[seat]] = (Counter({set_tag(self.placed[seat], seat): 1}), 0)
         self.placed.clear()
         self._lay("everyone", target, actions)
 
@@ -177,14 +212,14 @@ class CookieTablePeople(CardMatPeople):
         assert isinstance(state, HuntState)
         aim = self._choice(seat)
         assert isinstance(aim, Aim)
-        card = set_card(state.played[seat][-1], seat)
+        card = set_tag(state.played[seat][-1], seat)
         allowed = state.allowed_targets(seat)
         refused = [t for t in range(state.num_players) if t != seat and t not in allowed]
         mistake = bool(refused) and self.rng.random() < self.style.mistake_rate
         target_seat = self.rng.choice(refused) if mistake else aim.target
         target = self._mat()
-        target[self.zones[seat]][0][tag_of(card)] -= 1
-        target[self.zones[target_seat]][0][tag_of(card)] += 1
+        target[self.zones[seat]][0][card] -= 1
+        target[self.zones[target_seat]][0][card] += 1
         self._lay(self._name(seat), target, () if mistake else (aim,), mistake)
 
     def _claim(self, seat: int) -> None:
@@ -194,10 +229,10 @@ class CookieTablePeople(CardMatPeople):
         others = [s for s in range(self.state.num_players) if s != seat]
         if self.rng.random() < self.style.mistake_rate:
             eager = self.rng.choice(others)
-            card = set_card(self.rng.choice(self.state.hands[eager]), eager)  # type: ignore[attr-defined]
+            card = set_tag(self.rng.choice(self.state.hands[eager]), eager)  # type: ignore[attr-defined]
             self._lay_cards(self._name(eager), {self.zones[eager]: [card]}, (), mistake=True)
             return
-        card = set_card(claim.character, seat)
+        card = set_tag(claim.character, seat)
         self._lay_cards(self._name(seat), {self.zones[seat]: [card]}, (claim,))
 
     def _check(self, seat: int) -> None:
@@ -218,22 +253,22 @@ class CookieTablePeople(CardMatPeople):
         assert isinstance(turned, RevealRole)
         meant = (action, RevealRole(action.seat, turned.character, action.slot, player=CHANCE))
         self._lay_cards(
-            self._name(seat), {self.zones[action.seat]: [role(turned.character)]}, meant
+            self._name(seat), {self.zones[action.seat]: [role_tag(turned.character)]}, meant
         )
 
     def _turn_up_chance(self) -> None:
         """Role cards for scoring (all at once), the exclusion card or the target (centre)."""
         twin = self.state.clone()
         turned: list[Action] = []
-        laid: dict[str, list[Card]] = {}
+        laid: dict[str, list[int]] = {}
         while twin.to_act() == (CHANCE,) and not twin.is_over() and twin.round == self.state.round:
             action = self._sampled(twin)
             twin.apply(action)
             turned.append(action)
             if isinstance(action, RevealRole):
-                laid.setdefault(self.zones[action.seat], []).append(role(action.character))
+                laid.setdefault(self.zones[action.seat], []).append(role_tag(action.character))
             elif isinstance(action, OpenExclusion | RevealTarget):
-                laid.setdefault(CENTRE, []).append(role(action.character))
+                laid.setdefault(CENTRE, []).append(role_tag(action.character))
             if not isinstance(action, RevealRole) or not isinstance(twin, HuntState):
                 break  # one card at a time, but every Role card at a round's end
         self._lay_cards("the table", laid, tuple(turned))
@@ -247,15 +282,15 @@ class CookieTablePeople(CardMatPeople):
     def _lay_cards(
         self,
         who: str,
-        cards: dict[str, list[Card]],
+        cards: dict[str, list[int]],
         actions: tuple[Action, ...],
         mistake: bool = False,
     ) -> None:
-        """Lay ``cards`` face up in their zones (the rest of the mat as it is)."""
+        """Lay ``cards`` (tag ids) face up in their zones (the rest of the mat as it is)."""
         target = self._mat()
         for zone, laid in cards.items():
-            for card in laid:
-                target[zone][0][tag_of(card)] += 1
+            for tag in laid:
+                target[zone][0][tag] += 1
         self._lay(who, target, actions, mistake)
 
     def _move_cards(self, mat: Zones, target: Zones) -> None:
@@ -284,13 +319,11 @@ class CookieTablePeople(CardMatPeople):
     def _say_which(self, challenge: Action, status: dict[str, Any]) -> None:
         """Two Role cards: the table asks which was turned up; confirm the likelier, or type it."""
         assert isinstance(challenge, Challenge) and isinstance(self.state, BigHuntState)
-        reveal = self.meant[-1]
-        assert isinstance(reveal, RevealRole)
-        likelier = slots_turned_up(self.state, challenge.seat, reveal.character)[0]
-        if challenge.slot == likelier:
-            self.table.press(challenge.player, "confirm")
-        else:
+        shown = str(status.get("message", ""))  # the screen: what confirm takes, what to type
+        if f"'{challenge.notation()}'" in shown:
             self.table.console(ConsoleCommand(challenge.notation(), seat=challenge.player))
+        else:
+            self.table.press(challenge.player, "confirm")
         self._patient_again()
 
     def _undo(self) -> None:
