@@ -198,6 +198,13 @@ def dev_sprite(card: DevCard) -> np.ndarray:
     return _bgra(colour, alpha)
 
 
+@dataclass(frozen=True)
+class DevSensor(Sensor):
+    """A webcam's sensor: colour noise (sigma per channel, grey levels) before its JPEG."""
+
+    chroma: float = 0.0
+
+
 class DevRenderer:
     """Draws scenes of :class:`DevCard` s (and plain LaidCards), caching the last tables."""
 
@@ -224,7 +231,14 @@ class DevRenderer:
             centre = to_table @ np.array([*hand.centre, 1.0])
             image = _draw_hand(image, replace(hand, centre=(centre[0], centre[1])), table, rng)
         image = _light(image, scene.lighting)
-        return _sense(image, scene.sensor, rng)
+        chroma = getattr(scene.sensor, "chroma", 0.0)
+        if chroma <= 0:
+            return _sense(image, scene.sensor, rng)
+        # each channel its own noise after the lens blur, before the JPEG: a cheap webcam
+        image = _sense(image, replace(scene.sensor, jpeg=None), rng)
+        noise = rng.normal(0.0, chroma, image.shape).astype(np.float32)
+        image = np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        return _sense(image, Sensor(jpeg=scene.sensor.jpeg), rng)
 
     def _table(self, scene: CardScene) -> np.ndarray:
         key = (scene.mat, scene.pose, scene.cards)
@@ -492,6 +506,19 @@ def _noisy(rng):
     )
 
 
+def _webcam(rng):
+    return lambda s: DevSensor(
+        noise=float(rng.uniform(2, 5)),
+        blur=float(rng.uniform(0.3, 1.0)),
+        jpeg=int(rng.integers(50, 76)),
+        chroma=float(rng.uniform(8, 20)),
+    )
+
+
+def _dim(rng):
+    return lambda lit: replace(lit, brightness=float(rng.uniform(0.45, 0.8)))
+
+
 def _far(rng):
     return lambda c: replace(
         c, fill=float(rng.uniform(0.6, 0.75)), tilt_deg=float(rng.uniform(0, 20))
@@ -539,6 +566,9 @@ CONDITIONS: dict[str, Maker] = {
     "sleeves+glare": lambda rng, mat: _scene(rng, mat, _spread(rng, mat, make=_glare)),
     "strong glare": lambda rng, mat: _scene(rng, mat, _spread(rng, mat, make=_strong_glare)),
     "noise+jpeg": lambda rng, mat: _scene(rng, mat, _spread(rng, mat), sensor=_noisy(rng)),
+    "webcam noise": lambda rng, mat: _scene(
+        rng, mat, _spread(rng, mat), sensor=_webcam(rng), lighting=_dim(rng)
+    ),
     "small tags": lambda rng, mat: _scene(rng, mat, _spread(rng, mat), camera=_far(rng)),
     "tilt+uneven light": lambda rng, mat: _scene(
         rng, mat, _spread(rng, mat), camera=_tilted(rng), lighting=_uneven(rng)
