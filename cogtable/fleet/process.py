@@ -36,6 +36,8 @@ STOP_WAIT_S: Final = 30.0
 """A publisher that has not stopped this long after SIGTERM is killed (it may still be starting:
 its imports take seconds on a busy machine; under systemd, TimeoutStopSec ends it sooner)."""
 PARENT_CHECK_S: Final = 0.1
+NICENESS: Final = 10
+"""The publisher yields the CPU to the table: its LEDs come first, the venue hears a bit later."""
 PR_SET_PDEATHSIG: Final = 1
 
 
@@ -143,6 +145,8 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     message = json.loads(sys.stdin.read())
     logging.basicConfig(
         level=logging.ERROR if message.get("quiet") else logging.WARNING,

@@ -75,6 +75,11 @@ class Listener:
         found = self.of(kind)
         return found[-1] if found else None
 
+    def said(self) -> str | None:
+        """The last status's ``state``: online or offline (None before any)."""
+        status = self.latest(Kind.STATUS)
+        return status.get("state") if isinstance(status, dict) else None
+
     def wait_for(self, check: Callable[[Listener], bool], what: str) -> None:
         """Wait until ``check(self)`` holds; fail the test saying ``what`` if it never does."""
         deadline = time.monotonic() + WAIT_S

@@ -81,7 +81,7 @@ def test_one_event_per_ply_a_take_back_too_and_the_state_retained_at_the_journal
     assert state["board"]["players"] == ["Red", "Blue"]
     assert late.of(Kind.STATUS)[0]["state"] == "online"
     assert late.heard[0].retained
-    listener.wait_for(lambda heard: heard.latest(Kind.STATUS)["state"] == "offline", "offline")
+    listener.wait_for(lambda heard: heard.said() == "offline", "offline")
     assert listener.latest(Kind.STATUS)["ply"] == 7
     listener.close()
     late.close()

@@ -36,7 +36,7 @@ def published(broker: Mosquitto, folder: Path, table: str, plies: int) -> list[A
         lambda heard: (heard.latest(Kind.STATE) or {}).get("seq") == plies, f"ply {plies}"
     )
     publisher.stop()
-    listener.wait_for(lambda heard: heard.latest(Kind.STATUS)["state"] == "offline", "offline")
+    listener.wait_for(lambda heard: heard.said() == "offline", "offline")
     listener.close()
     return [(heard.kind, _without_times(heard.data)) for heard in listener.heard]
 

@@ -44,7 +44,7 @@ def test_the_service_publishes_from_its_profile_and_says_offline_at_sigterm(
         running.send_signal(signal.SIGTERM)
         out, _ = running.communicate(timeout=60)
     assert running.returncode == 0, out
-    listener.wait_for(lambda heard: heard.latest(Kind.STATUS)["state"] == "offline", "offline")
+    listener.wait_for(lambda heard: heard.said() == "offline", "offline")
     assert "Traceback" not in out
     listener.close()
 

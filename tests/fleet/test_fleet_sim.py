@@ -52,7 +52,7 @@ def test_the_sim_publishes_every_ply_and_its_state_at_the_journal_ply(
     assert "Traceback" not in done.stderr
     with Journal(tmp_path / JOURNAL_NAME, read_only=True) as journal:
         [game] = journal.games()
-    listener.wait_for(lambda heard: heard.latest(Kind.STATUS)["state"] == "offline", "offline")
+    listener.wait_for(lambda heard: heard.said() == "offline", "offline")
     listener.close()
     events = listener.of(Kind.EVENT)
     assert [event["seq"] for event in events] == list(range(1, game.actions + 1))
@@ -84,7 +84,7 @@ def test_a_killed_table_is_offline_by_its_last_will(broker: Mosquitto, tmp_path:
     finally:
         table.send_signal(signal.SIGKILL)
         table.wait(timeout=30)
-    listener.wait_for(lambda heard: heard.latest(Kind.STATUS)["state"] == "offline", "its will")
+    listener.wait_for(lambda heard: heard.said() == "offline", "its will")
     assert listener.heard[-1].kind is Kind.STATUS
     listener.close()
 
