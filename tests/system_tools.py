@@ -20,6 +20,7 @@ DEBIAN_PACKAGES = {
     "pdftoppm": "poppler-utils",
     "chromium": "chromium",
     "mosquitto": "mosquitto",
+    "openssl": "openssl",
     "reserved typefaces": "fonts-liberation fonts-urw-base35 fonts-texgyre fonts-freefont-ttf",
 }
 """Each tool a test runs, and the Debian package that brings it (``.ci/run`` installs these)."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -19,18 +17,12 @@ from cogtable.runtime import JOURNAL_NAME
 from hardware.broker import parse_broker_url
 from hardware.profile import load_profile
 from tests.fleet.mosquitto import Mosquitto
-from tests.system_tools import REQUIRE_TOOLS
+from tests.system_tools import system_tool
 
 
 def openssl(folder: Path, *argv: str) -> None:
     """Run Debian's openssl (skipped with its install line where missing; CI requires it)."""
-    found = shutil.which("openssl")
-    if found is None:
-        needed = "openssl is needed here: apt-get install -y openssl"
-        if os.environ.get(REQUIRE_TOOLS):
-            pytest.fail(needed)
-        pytest.skip(needed)
-    subprocess.run([found, *argv], cwd=folder, check=True, capture_output=True)
+    subprocess.run([system_tool("openssl"), *argv], cwd=folder, check=True, capture_output=True)
 
 
 def certificates(folder: Path) -> Path:
