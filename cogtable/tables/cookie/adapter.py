@@ -185,6 +185,15 @@ class CookieAdapter(Variants, TableSetup, TableAdapter):
         self.marks.add(_mark(state, seat))
         return f"{state.player_name(seat)} pressed confirm: placed"
 
+    def memory(self) -> frozenset[tuple[int, str, int]]:
+        """The confirm presses that said "placed" (no camera sees a card face down), by position."""
+        return frozenset(self.marks)
+
+    def recall(self, memory: object) -> None:
+        """Judge from now on as a table whose seats pressed ``memory``'s confirms."""
+        assert isinstance(memory, frozenset)
+        self.marks = set(memory)
+
     def _marked(self, state: CookieState) -> frozenset[int]:
         """The seats marked placed by their confirm in this very position."""
         return frozenset(seat for seat in state.to_act() if _mark(state, seat) in self.marks)
