@@ -45,4 +45,3 @@ def input_ended_line(record: Path | None = None) -> str:
     if record is None:
         return INPUT_ENDED
     return f"{INPUT_ENDED.removesuffix('.')} (the game so far is in {record})."
-
