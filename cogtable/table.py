@@ -38,6 +38,7 @@ from cogtable.tables import adapter_for
 from cogtable.tables.base import (
     RGB,
     Flash,
+    SeatSummaries,
     Sensed,
     TableAdapter,
     Verdict,
@@ -55,7 +56,7 @@ MAX_ACTIONS_PER_READING = 64
 CHOICE_SHOWN_SECONDS = 3.0
 """How long the seat LEDs show which game a long press of new game chose."""
 SUMMARY_SECONDS = 4.0
-"""How long a seat's LED shows what its button asked for (:meth:`TableAdapter.seat_summary`)."""
+"""How long a seat's LED shows what its button asked for (:class:`SeatSummaries`)."""
 CONFIRM_SECONDS = 5.0
 """A second press of new game within this many seconds abandons the game in progress."""
 
@@ -374,9 +375,7 @@ class GameTable(TableDisplay):
             if self.seen is not None and self.view.synced and self.adapter.camera_regions():
                 self._judge_all(self.seen, now)  # the mark may change what the mat means
             return
-        summary = (
-            self.adapter.seat_summary(self.state, press.seat) if self._plays(press.seat) else ""
-        )
+        summary = self._summary_of(press.seat)
         if summary:
             self.view.summary = (press.seat, now, summary)
             return
@@ -545,6 +544,12 @@ class GameTable(TableDisplay):
         labels = [choice.label() for choice in self.games]
         current = self._current_choice().label()
         return labels.index(current) if current in labels else -1
+
+    def _summary_of(self, seat: int) -> str:
+        """What the seat's button shows when it has nothing to answer ("": nothing)."""
+        if not isinstance(self.adapter, SeatSummaries) or not self._plays(seat):
+            return ""
+        return self.adapter.seat_summary(self.state, seat)
 
     def _seat_name(self, seat: int | None) -> str:
         if seat is None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cogtable.reading_plan import ReadingPlan
 from cogtable.sensing import Asked
-from cogtable.tables.base import AMBER, WHITE, Scene, paused_frame
+from cogtable.tables.base import AMBER, WHITE, Scene, SeatSummaries, paused_frame
 from cogtable.waits import TableFacts, Wait, waits_of
 from games.core import CHANCE, State
 from hardware.leds import Frame, blink
@@ -38,14 +38,16 @@ class TableDisplay:
             accepted=self.view.accepted,
             message=self.view.message,
             last=self.view.last,
-            summary_seat=self.view.summary[0] if self.view.summary else None,
         )
 
     def frame(self, scene: Scene | None = None) -> Frame:
         """The LED frame for what the table knows now."""
         if self.view.paused:
             return paused_frame(self.template)
-        leds = self.adapter.frame(self.state, scene or self.scene(), self.template)
+        scene = scene or self.scene()
+        leds = self.adapter.frame(self.state, scene, self.template)
+        if self.view.summary and isinstance(self.adapter, SeatSummaries):
+            self.adapter.show_summary(leds, self.state, scene, self.view.summary[0])
         if self.view.chosen_at is not None:
             _show_game_number(leds, max(self._choice_number(), 0))
         amber = self.wait is not None and self.wait.amber

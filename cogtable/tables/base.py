@@ -118,8 +118,6 @@ class Scene:
     message: str = ""
     last: str = ""
     """The last thing that happened, in words (an event or an action)."""
-    summary_seat: int | None = None
-    """The seat whose button asked for its summary (:meth:`TableAdapter.seat_summary`) just now."""
 
     def choosing(self) -> tuple[int, ...]:
         """The players asked to choose, in the order the table asks them (first: whose turn)."""
@@ -265,15 +263,6 @@ class TableAdapter(ABC):
         (the Cookie on a card mat: "I looked" at the exclusion card).
         """
         return request.default
-
-    def seat_summary(self, state: State, seat: int) -> str:
-        """What a seat's confirm or pass button shows when it has nothing to answer ("": nothing).
-
-        The table says it on the screen and, for a few seconds, lets :meth:`frame`
-        draw it on the seat's LED (``Scene.summary_seat``): Cogs and Commissars
-        shows the seat's Citizen points there.
-        """
-        return ""
 
     def pressed(self, state: State, seat: int) -> str:
         """A seat's confirm that stands for no action: a mark the adapter keeps, in words.
@@ -447,3 +436,19 @@ class TableSetup:
     def table_problems(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
         """What this table lacks for the game besides seats and LED segments."""
         return []
+
+
+class SeatSummaries:
+    """Mixin of a game whose seat button, with nothing to answer, shows that seat's summary.
+
+    The table says it on the screen and, for a few seconds, on the seat's LED
+    (Cogs and Commissars: the seat's Citizen points).
+    """
+
+    def seat_summary(self, state: State, seat: int) -> str:
+        """The summary in words ("": nothing to show)."""
+        raise NotImplementedError
+
+    def show_summary(self, leds: Frame, state: State, scene: Scene, seat: int) -> None:
+        """Draw the summary of ``seat`` on the LED frame the adapter drew."""
+        raise NotImplementedError

@@ -51,6 +51,7 @@ from cogtable.tables.base import (
     RESPOND_PULSE_S,
     CameraRegion,
     Scene,
+    SeatSummaries,
     TableAdapter,
     TableSetup,
     Verdict,
@@ -88,7 +89,7 @@ CAMERA_DECISIONS = (DiscardCards, Intercept)
 """The decisions the camera sees (a card on a pile, a card on the stack); others are typed."""
 
 
-class CommissarsAdapter(TableSetup, TableAdapter):
+class CommissarsAdapter(TableSetup, SeatSummaries, TableAdapter):
     """Cogs and Commissars for 2 to 6 players; read on the card mat where the profile has one."""
 
     game = "commissars"
@@ -262,7 +263,7 @@ class CommissarsAdapter(TableSetup, TableAdapter):
     # -- LEDs -------------------------------------------------------------------------------
 
     def frame(self, state: State, scene: Scene, template: Frame) -> Frame:
-        """Whose turn and phase, the response window, draws and flips, refusals, a summary."""
+        """Whose turn and phase, the response window, draws and flips, refusals."""
         assert isinstance(state, CommissarsState)
         if self.mat is None:
             return super().frame(state, scene, template)
@@ -278,9 +279,14 @@ class CommissarsAdapter(TableSetup, TableAdapter):
             _show_turn(leds, state, scene, lit)
         show_requests(leds, scene)
         _show_verdict(leds, scene.verdict, lit)
-        if scene.summary_seat is not None and scene.summary_seat in lit:
-            _show_points(leds, state, scene, scene.summary_seat)
         return leds
+
+    def show_summary(self, leds: Frame, state: State, scene: Scene, seat: int) -> None:
+        """On a card mat, while the game goes on: the seat's Citizen points on its LED."""
+        assert isinstance(state, CommissarsState)
+        lit = range(min(state.num_players, leds.size("seats"), len(scene.seat_colours)))
+        if self.mat is not None and not state.is_over() and seat in lit:
+            _show_points(leds, state, scene, seat)
 
 
 @dataclass(frozen=True)
