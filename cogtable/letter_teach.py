@@ -112,24 +112,3 @@ def _crop(frame: np.ndarray, part: PartReading, layout: PartLayout, cell: str) -
     )
     assert part.homography is not None
     return cut_crop(frame, part.homography @ np.linalg.inv(to_crop))
-
-
-def teach_scene_frames(
-    layouts: Sequence[PartLayout], size: tuple[int, int], count: int, seed: int = 0
-) -> list[np.ndarray]:
-    """Synthetic frames of the teach layout (the mock table's source ``synthetic``).
-
-    The tiles are drawn in the font the mock table's owner has (a font the
-    classifier was not trained on), under one random camera and light.
-    """
-    from cogtable.mock.parts_world import PartsWorld
-
-    world = PartsWorld(layouts, camera="render", camera_size=size, seed=seed)
-    for cell, letter in TEACH_ORDER:
-        world.put(TEACH_PART, cell, letter)
-    camera = world.camera_for(size)
-    frames = []
-    for _ in range(count):
-        world.frames += 1
-        frames.append(camera.grab())
-    return frames

@@ -44,7 +44,7 @@ KNOWN_MOCK_USERS = {
     # The commands that inject the mock: the mock profile's still camera, the self-test's person.
     ("cogtable.commands.service", "cogtable.mock.camera"),
     ("cogtable.selftest_camera", "cogtable.mock.world"),
-    ("cogtable.letter_teach", "cogtable.mock.parts_world"),
+    ("cogtable.commands.calibrate", "cogtable.mock.teach_frames"),
     ("cogtable.commands.selftest", "cogtable.mock.world"),
     ("cogtable.commands.selftest", "cogtable.mock.people.selftest"),
 }

@@ -11,7 +11,8 @@ from typing import Any
 from cogtable.board_setup import board_geometry, calibration_path, letters_path
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
-from cogtable.letter_teach import TEACH_TEXT, teach, teach_scene_frames
+from cogtable.letter_teach import TEACH_TEXT, teach
+from cogtable.mock.teach_frames import teach_scene_frames
 from cogtable.service.install import installed_profile
 from cogtable.tables import adapter_for
 from hardware.profile import ProfileError, load_profile

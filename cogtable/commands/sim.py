@@ -45,19 +45,20 @@ from cogtable.fleet.attach import check_fleet_arguments, publishing
 from cogtable.game_choice import GameChoice, choose, players_of
 from cogtable.inputs import Shutdown
 from cogtable.journal import Journal
-from cogtable.letter_teach import teach, teach_scene_frames
+from cogtable.letter_teach import teach
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.hands import Hands
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.people.console import ConsolePeople, ConsoleStyle
 from cogtable.mock.people.kogworks import People, Style, position_of
+from cogtable.mock.teach_frames import teach_scene_frames
 from cogtable.mock.world import MockWorld, save_json
 from cogtable.runtime import JOURNAL_NAME, Runtime
 from cogtable.tables import adapter_for
 from cogtable.tables.base import PEG_DISK
 from games.core import new_game
 from hardware.profile import ProfileError, load_profile
-from vision.parts.letters import LetterClassifier
+from vision.parts.letter_model import LetterModel, TaughtLetterModel
 
 NAME = "sim"
 HELP = options.HELP
@@ -368,7 +369,7 @@ def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> Any:
     return PartsWorld(layouts, camera=args.camera, camera_size=args.size, seed=args.seed)
 
 
-def _owner_taught(world: MockWorld | PartsWorld, profile: Any) -> LetterClassifier | None:
+def _owner_taught(world: MockWorld | PartsWorld, profile: Any) -> TaughtLetterModel | None:
     """The mock owner teaches the letter reader their tiles first, as a table owner does.
 
     Only where the camera renders letter tiles and the profile names no taught
@@ -382,7 +383,7 @@ def _owner_taught(world: MockWorld | PartsWorld, profile: Any) -> LetterClassifi
         return None
     layouts = list(world.layouts.values())
     frames = teach_scene_frames(layouts, world.camera_size or (1920, 1080), 2, world.seed)
-    return teach(frames, layouts, LetterClassifier.default()).classifier
+    return teach(frames, layouts, LetterModel.default()).classifier
 
 
 def _restore_table(world: MockWorld | PartsWorld, remembered: dict[str, Any], path: Path) -> None:

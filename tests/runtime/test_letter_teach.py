@@ -10,8 +10,9 @@ import pytest
 from cogtable.board_setup import letter_classifier
 from cogtable.cli import main
 from cogtable.errors import UserError
-from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach, teach_scene_frames
+from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach
 from cogtable.mock.parts_world import PartsWorld
+from cogtable.mock.teach_frames import teach_scene_frames
 from cogtable.tables import adapter_for
 from hardware.profile import load_profile
 from vision.parts.letter_model import LetterModel, TaughtLetterModel
