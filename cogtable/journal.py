@@ -64,6 +64,8 @@ from games.core import (
     replay,
 )
 
+JOURNAL_NAME: Final = "journal.sqlite3"
+"""The journal's file name in a table's state folder."""
 SOURCES: Final = ("camera", "button", "console", "simulation")
 """Where an action came from."""
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME
 from cogtable.sensing import open_requests
 from cogtable.tables import adapter_for
 from cogtable.tables.base import TableAdapter

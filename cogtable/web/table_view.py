@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogtable.journal import Journal, JournalError
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal, JournalError
 from cogtable.sensing import open_requests
 from cogtable.sensors import Sensors
 from cogtable.service.runner import STATUS_FILE
