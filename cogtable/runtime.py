@@ -54,7 +54,7 @@ from firmware_bridge.simulator import Simulator, SimulatorError
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
 from hardware.leds import Frame, GpioSeatLeds, Renderer
 from hardware.profile import Profile, pico_buttons
-from vision.parts.letters import LetterClassifier
+from vision.parts.letter_model import TaughtLetterModel
 from vision.peg_disk.reader import BoardReader
 from vision.sources import CameraSource, PiCameraSource, SourceError, open_source
 
@@ -117,7 +117,7 @@ class Runtime:
         self.quiet = quiet
         self.world = world
         self.synthetic = synthetic
-        self.letters: LetterClassifier | None = None
+        self.letters: TaughtLetterModel | None = None
         """Read letter tiles with this classifier instead of the profile's (the mock owner's)."""
         self.inputs: queue.SimpleQueue[Input] = queue.SimpleQueue()
         """SimpleQueue: its put is reentrant, so signal handlers may call it."""
