@@ -436,11 +436,6 @@ def unpack_error(payload):
     return payload[0], _text(payload[1:])
 
 
-def pack_log(text):
-    """LOG: one line of text from the firmware."""
-    return _utf8(text)[:MAX_PAYLOAD]
-
-
 def unpack_log(payload):
     """The log line."""
     return _text(payload)

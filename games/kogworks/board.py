@@ -45,8 +45,6 @@ TOP: Final[Peg] = 0
 BASES: Final[tuple[Peg, Peg]] = (NUM_PEGS - ROWS, NUM_PEGS - 1)
 """Red's base (row 10, first peg) and Blue's base (row 10, last peg)."""
 
-_PEG_OF_INDEX: Final = {bit.bit_length() - 1: peg for peg, bit in enumerate(BIT)}
-
 
 def peg_at(row: int, col: int) -> Peg:
     """The peg number of 0-based ``row`` and ``col``; ValueError off the board."""
@@ -115,11 +113,6 @@ def mask_of(pegs: Iterable[Peg]) -> int:
     for peg in pegs:
         mask |= BIT[peg]
     return mask
-
-
-def peg_of_bit(bit: int) -> Peg:
-    """The peg of a one-bit mask."""
-    return _PEG_OF_INDEX[bit.bit_length() - 1]
 
 
 def neighbours(peg: Peg) -> list[Peg]:

@@ -293,12 +293,6 @@ def _die_outline(die_like: np.ndarray) -> tuple[np.ndarray, float] | None:
     return filled, float(width + height) / 2
 
 
-def _pattern(pips: tuple[int, ...]) -> np.ndarray:
-    pattern = np.zeros(9)
-    pattern[list(pips)] = 1.0
-    return pattern
-
-
 @lru_cache(maxsize=8)
 def _grid(shape: tuple[int, int]) -> np.ndarray:
     """Row and column coordinates of an image of ``shape`` (read-only, cached)."""

@@ -33,7 +33,6 @@ from vision.peg_disk.geometry import (
     BoardGeometry,
     Position,
     board_to_sheet_pixels,
-    start_position,
 )
 
 COLOURS_BGR = {
@@ -708,9 +707,3 @@ def _sense(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.nd
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, sensor.jpeg])
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
     return frame
-
-
-def render_position(position: Position | None = None, seed: int = 0, size=(640, 480)) -> np.ndarray:
-    """One random-looking frame of a position (the start position by default)."""
-    scene = random_scene(np.random.default_rng(seed), position or start_position(), size)
-    return Renderer().render(scene, seed)[0]
