@@ -65,6 +65,9 @@ PLACE_MEAN = 4.0
 no explanation foresaw it: a board committed as seen (out of sync) needs every changed place
 to look like its class in every frame, not only in their sum (a place misread the same way in
 every frame would otherwise add up to certainty)."""
+HIDDEN_MARGIN = 2.0
+"""Nats by which "none of the classes" must beat every class for a place to count as having
+something over it in a frame (a shadow or a glint only leaves a peg doubtful)."""
 BOUND = 12.0
 """Default: nats of summed log likelihood the best explanation must lead the runner-up by."""
 PLACE_BOUND = 12.0
@@ -141,10 +144,12 @@ class PlaceEvidence:
         return mixed - mixed.max(axis=1, keepdims=True)
 
     def unseen_places(self) -> tuple[Place, ...]:
-        """The places more likely to show none of the classes than any of them (covered)."""
+        """The places likelier (by :data:`HIDDEN_MARGIN`) to show none of the classes than any
+        of them: something over them."""
         if self.unseen is None:
             return ()
-        hidden = np.asarray(self.unseen) > np.asarray(self.log_likelihood).max(axis=1)
+        best = np.asarray(self.log_likelihood).max(axis=1)
+        hidden = np.asarray(self.unseen) > best + HIDDEN_MARGIN
         return tuple(place for place, flag in zip(self.places, hidden, strict=True) if flag)
 
 
@@ -485,11 +490,17 @@ class StillBoardJudge:
         """The window restarted: forget its frames."""
         self.still.clear()
 
-    def add(self, reading: object) -> None:
-        """One still, clear frame's reading."""
+    def add(self, reading: object) -> tuple[Place, ...]:
+        """One still, clear frame's reading. Returns the places it shows something over
+        (likelier none of their classes: a hand, a held cog), whose frame must restart the
+        window as a hand over the board does; the frame is then not added."""
         evidence = self.evidence_of(reading)
-        if evidence is not None:
+        if evidence is None:
+            return ()
+        hidden = evidence.unseen_places()
+        if not hidden:
             self.still.add(evidence)
+        return hidden
 
     def decide(self, committed: Mapping[Place, Label] | None) -> Decision:
         """The decision on the frames since the window restarted.

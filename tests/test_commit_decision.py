@@ -174,9 +174,12 @@ def test_the_judge_keeps_one_window() -> None:
     assert judge.decide(None).position["a"] == "red"
     judge.restart()
     assert judge.decide(None).kind is DecisionKind.NO_EVIDENCE
-    judge.add(_frame({}))
+    assert judge.add(_frame({})) == ()
     judge.add(_frame({}))
     assert judge.decide(None).explanation.kind is ExplanationKind.UNCHANGED
+    hand = np.array([-20.0, 5.0, -20.0, -20.0])
+    assert judge.add(_frame({}, unseen=hand)) == ("b",)  # not added: the window restarts
+    assert judge.still.frames == 2
 
 
 def test_an_explanation_of_a_class_the_reader_cannot_see_is_refused() -> None:

@@ -168,8 +168,11 @@ class _Judge:
     def restart(self) -> None:
         self.frames, self.restarts = 0, self.restarts + 1
 
-    def add(self, reading) -> None:
+    def add(self, reading):
+        if reading.message == "hand":
+            return ((3, 1),)
         self.frames += 1
+        return ()
 
     def decide(self, committed):
         return _Judged(self.frames >= self.enough, self.position)
@@ -229,3 +232,15 @@ def test_with_a_judge_a_shadow_that_stays_put_is_part_of_the_still_board() -> No
     shade[10:16] = -0.4
     statuses = _feed(settle, clock, _shaded((None,) * len(PEGS), shade), 12)
     assert [k for k, status in enumerate(statuses) if status.new_commit] == [9]
+
+
+def test_with_a_judge_a_frame_it_sees_something_over_restarts_the_window() -> None:
+    """A hand the rim does not show, over pegs no move changes: the frame is not used."""
+    clock = FakeClock()
+    judge = _Judge(dict.fromkeys(PEGS), enough=1)
+    settle = SettlingFilter(window=0.3, clock=clock, judge=judge)
+    labels = (None,) * len(PEGS)
+    statuses = _feed(settle, clock, _reading(labels), 8)
+    statuses += _feed(settle, clock, replace(_reading(labels), message="hand"), 12)
+    assert not any(status.new_commit for status in statuses)
+    assert statuses[-1].state is BoardState.COVERED and "peg 3,1" in statuses[-1].message

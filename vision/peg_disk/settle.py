@@ -12,7 +12,9 @@ the filter does not ask every place of one frame to be certain: it hands the
 judge every still, clear frame since the window started, and commits what the
 judge decides once the window has run (the game's explanations weigh the
 evidence of all those frames). Motion, a hand, a bumped camera, lost markers
-still restart the window exactly as without one; a shadow that stays put over
+still restart the window exactly as without one, and so does a frame in which
+the judge sees something over a place (likelier none of its classes: a hand
+the rim did not show, a held cog); a shadow that stays put over
 the window (the rim only darker or lighter, and unchanged) is part of the
 still board.
 
@@ -30,7 +32,7 @@ It settles any reading with the attributes of :class:`vision.peg_disk.reader.Rea
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
@@ -70,7 +72,9 @@ class StillJudge(Protocol):
 
     def restart(self) -> None: ...
 
-    def add(self, reading: Any) -> None: ...
+    def add(self, reading: Any) -> Sequence[Any]:
+        """Add a frame; the places it shows something over (then the window restarts)."""
+        ...
 
     def decide(self, committed: Mapping[Any, Any] | None) -> Judged: ...
 
@@ -202,10 +206,14 @@ class SettlingFilter:
         if self._moved(previous, reading) or self._frames == 0 or _rim_moved(previous, reading):
             self._since, self._frames = now, 1
             judge.restart()
-            judge.add(reading)
+            hidden = judge.add(reading)
+            if hidden:
+                return self._restart(BoardState.COVERED, _hidden_message(reading, hidden))
             return self._status(BoardState.MOVING, now, "waiting for the board to settle")
         self._frames += 1
-        judge.add(reading)
+        hidden = judge.add(reading)
+        if hidden:
+            return self._restart(BoardState.COVERED, _hidden_message(reading, hidden))
         if now - self._since < self.window or self._frames < self.min_frames:
             return self._status(BoardState.MOVING, now, "waiting for the board to settle")
         decision = judge.decide(self._position)
@@ -287,6 +295,17 @@ def _same_rim(before: np.ndarray, after: np.ndarray) -> bool:
     """The rim looks the same: at most a few points changed by more than noise."""
     changed = np.abs(after - before).max(axis=1) > RIM_CHANGE
     return bool(changed.sum() <= 2)
+
+
+def _hidden_message(reading: SettleReading, places: Sequence[Any]) -> str:
+    """Why a frame the judge finds something over is not used."""
+    names = ", ".join(
+        ",".join(map(str, place)) if isinstance(place, tuple) else str(place)
+        for place in list(places)[:6]
+    )
+    plural = "s" if len(places) > 1 else ""
+    more = " ..." if len(places) > 6 else ""
+    return f"something over {reading.place_noun}{plural} {names}{more}"
 
 
 def _cover_message(reading: SettleReading) -> str:
