@@ -22,6 +22,7 @@ DEBIAN_PACKAGES = {
     "mosquitto": "mosquitto",
     "openssl": "openssl",
     "reserved typefaces": "fonts-liberation fonts-urw-base35 fonts-texgyre fonts-freefont-ttf",
+    "development typeface": "fonts-go",
 }
 """Each tool a test runs, and the Debian package that brings it (``.ci/run`` installs these)."""
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.system_tools import REQUIRE_TOOLS
+from tests.system_tools import require_installed
 from vision.layout import LETTERS
 from vision.parts.letter_model import (
     CLASSES,
@@ -31,12 +30,8 @@ def model() -> LetterModel:
 
 
 def development_font() -> Path:
-    if DEVELOPMENT_FONT.exists():
-        return DEVELOPMENT_FONT
-    needed = f"{DEVELOPMENT_FONT.name} is needed here: apt-get install -y fonts-go"
-    if os.environ.get(REQUIRE_TOOLS):
-        pytest.fail(f"{needed} ({REQUIRE_TOOLS} is set)")
-    pytest.skip(needed)
+    require_installed("development typeface", DEVELOPMENT_FONT.exists())
+    return DEVELOPMENT_FONT
 
 
 def test_the_shipped_model_is_small_and_is_the_one_the_training_script_recorded() -> None:
