@@ -15,9 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cogtable.inputs import ButtonPressed, ConsoleCommand, DiceRolled, Input
-from cogtable.runtime import PRESS_TIMEOUT_S, Runtime
+from cogtable.journal import Journal
+from cogtable.runtime import JOURNAL_NAME, PRESS_TIMEOUT_S, Runtime
 from firmware_bridge import link as pico
 from firmware_bridge.simulator import Simulator, SimulatorError
+from games.core import Record
 from hardware.leds import Frame
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,9 @@ class Hands:
         self.runtime = runtime
         self.pico_gone_said = False
         """Whether this outage of the simulated Pico was logged (once; again after it is back)."""
+        self.read_at: tuple[Any, ...] = ()
+        """The status at which the journal was last read (read again when it changes)."""
+        self.record: Record | None = None
 
     def visible_frame(self) -> Frame | None:
         """The LED frame the table physically shows."""
@@ -44,10 +49,22 @@ class Hands:
         """The table's status as its screen last showed it."""
         return self.runtime.shown_status()
 
-    @property
-    def table(self) -> Any:
-        """The runtime's game table: the C.O.G. people still peek at its record (issue 24)."""
-        return self.runtime.table
+    def game_record(self) -> Record | None:
+        """The game in progress as the table journaled it (what its screen and web view show).
+
+        Read from the journal (read-only, as the web view reads it), never from the
+        controller's own state (issue 24): once more each time the status changes.
+        """
+        status = self.shown_status()
+        game = status.get("game_id")
+        if not isinstance(game, int):
+            return None
+        seen = (game, status.get("ply"), status.get("last"), status.get("verdict"))
+        if seen != self.read_at:
+            with Journal(self.runtime.state_dir / JOURNAL_NAME, read_only=True) as journal:
+                self.record = journal.record(game)
+            self.read_at = seen
+        return self.record
 
     def press(self, seat: int | None, kind: str, held: bool = False) -> bool:
         """Press a button on the simulated Pico; True once the controller has handled it."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.people.console import ConsolePeople
-from games.core import CHANCE, Action, Record, State, replay
+from games.core import CHANCE, Action, Record, replay
 
 HAND_FRAMES = (2, 4)
 """A hand stays over the mat this many frames (fewest, most) while laying a card."""
@@ -163,10 +163,9 @@ class CardMatPeople(ConsolePeople, ABC):
 
     # -- keeping up with the table -------------------------------------------------------
 
-    def _table_state(self) -> State | None:
-        """The game as the table's screen shows it (its record), if the table is there."""
-        table = getattr(self.table, "table", None)
-        return None if table is None else table.state
+    def _table_record(self) -> Record | None:
+        """The game as the table journaled it (its screen and web view show it), if it has one."""
+        return self.table.game_record()  # type: ignore[no-any-return]
 
     def _mat(self) -> Zones:
         assert self.world is not None

@@ -121,14 +121,9 @@ class CogTablePeople(ConsolePeople):
 
     def _catch_up(self, status: dict[str, Any]) -> None:
         """Believe the table's count of moves over memory (an undo, a restart, a typed choice)."""
-        table_state = self.runtime_state()
-        if table_state is not None and table_state.history != self.memory.history:
-            self.memory = replay(table_state.record())  # not only its length: what was taken
-
-    def runtime_state(self) -> Any:
-        """The game as the table's screen shows it (its record), if the table is there."""
-        table = getattr(self.table, "table", None)
-        return None if table is None else table.state
+        record = self.table.game_record()  # as journaled: not only its length, what was taken
+        if record is not None and list(record.actions) != self.memory.history:
+            self.memory = replay(record)
 
     def _table_right(self, status: dict[str, Any]) -> bool:
         """Put the table right where it differs from the game; True when it already matched."""

@@ -100,9 +100,9 @@ class CommissarsTablePeople(CardMatPeople):
 
     def _catch_up(self, status: dict[str, Any]) -> None:
         """Believe the table's game (an undo, a restart), then put the cards to match it."""
-        state = self._table_state()
-        if state is not None and state.history != self.memory.history:
-            self.memory = replay(state.record())
+        record = self._table_record()
+        if record is not None and list(record.actions) != self.memory.history:
+            self.memory = replay(record)
         del self.meant[len(self.memory.history) :]  # what the table did not take (or took back)
         if self.cards_of != self.game_id:
             self._deal()

@@ -60,6 +60,9 @@ class Table(Protocol):
     def die_leds(self) -> list[tuple[int, int, int]] | None:
         """The LED chain as the simulated Pico shows it (None without one)."""
 
+    def game_record(self) -> Record | None:
+        """The game as the table journaled it (its screen and web view show it)."""
+
 
 @dataclass
 class ConsoleStyle:

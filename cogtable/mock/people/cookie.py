@@ -106,11 +106,11 @@ class CookieTablePeople(CardMatPeople):
 
     def _catch_up(self, status: dict[str, Any]) -> None:
         """Believe the table's game over memory (an undo, a restart): its record, replayed."""
-        state = self._table_state()
-        if state is not None and state.history != self.memory.history:
-            if len(state.history) < len(self.memory.history):
-                del self.meant[len(state.history) - len(self.memory.history) :]
-            self.memory = replay(state.record())
+        record = self._table_record()
+        if record is not None and list(record.actions) != self.memory.history:
+            if len(record.actions) < len(self.memory.history):
+                del self.meant[len(record.actions) - len(self.memory.history) :]
+            self.memory = replay(record)
         acting = set(self.memory.to_act())
         self.placed = {seat: card for seat, card in self.placed.items() if seat in acting}
         if not all_lay_face_down(self.state):
