@@ -224,6 +224,8 @@ def play(job: Job, results: Path, args: argparse.Namespace) -> Result:
 
 RUNNING: set[subprocess.Popen[bytes]] = set()
 """The games being played now (killed, with their simulated Picos, when the soak stops)."""
+STOPPING = threading.Event()
+"""Set when the soak is stopped: a game killed then is not recorded (it is played again)."""
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -277,6 +279,8 @@ def soak(args: argparse.Namespace) -> list[Result]:
 
     def one(job: Job) -> None:
         result = play(job, results, args)
+        if STOPPING.is_set():
+            return  # killed by the stop, not by itself: the next run plays it again
         with lock:
             played.append(result)
             with log.open("a", encoding="utf-8") as out:
@@ -293,6 +297,7 @@ def soak(args: argparse.Namespace) -> list[Result]:
         for future in [pool.submit(one, job) for job in todo]:
             future.result()
     except KeyboardInterrupt:
+        STOPPING.set()
         print("soak: stopped; the games played so far are summed up", flush=True)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in list(RUNNING):
