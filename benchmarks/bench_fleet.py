@@ -60,8 +60,7 @@ from cogtable.fleet.messages import (  # noqa: E402
     decode_json,
 )
 from cogtable.fleet.topics import Kind, parse_topic  # noqa: E402
-from cogtable.journal import Journal  # noqa: E402
-from cogtable.runtime import JOURNAL_NAME  # noqa: E402
+from cogtable.journal import JOURNAL_NAME, Journal  # noqa: E402
 from cogtable.web.table_view import TableFolder  # noqa: E402
 from hardware.profile import load_profile  # noqa: E402
 from tests.fleet.mosquitto import Mosquitto  # noqa: E402

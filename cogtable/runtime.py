@@ -42,7 +42,7 @@ from cogtable.inputs import (
     PartStatus,
     Shutdown,
 )
-from cogtable.journal import Journal
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.outputs import FanOut, LastFrame, PicoRenderer
 from cogtable.reading_plan import ReadingPlan
 from cogtable.screen import TableScreen
@@ -72,7 +72,6 @@ STOP_JOIN_S = 1.0
 """How long stop() waits for each producer thread."""
 STOP_FLUSH_S = 0.5
 """How long stop() waits for the Pico to acknowledge the last LED frame."""
-JOURNAL_NAME = "journal.sqlite3"
 GPIO_DIE = -1
 """The die number of a roll made by the Pi for its GPIO roll button (Pico dice count from 0)."""
 

@@ -18,7 +18,7 @@ import cogtable.files
 from cogtable.commands.sim import MIN_READABLE_SIDE
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME
 from cogtable.tables import front_ends
 from cogtable.tables.terminal import QUIT, is_quit
 from games.core import Record

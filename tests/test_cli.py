@@ -11,8 +11,7 @@ import pytest
 
 import cogtable
 from cogtable.cli import command_modules, main
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from games.cookie.players import make_player
 from games.core import CHANCE
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cogtable.journal import LARGEST_ID, Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, LARGEST_ID, Journal
 from cogtable.service.runner import default_state_dir
 from games.core import Record
 

@@ -44,7 +44,7 @@ from cogtable.files import check_folder
 from cogtable.fleet.attach import check_fleet_arguments, publishing
 from cogtable.game_choice import GameChoice, choose, players_of
 from cogtable.inputs import Shutdown
-from cogtable.journal import Journal
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.letter_teach import teach
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.hands import Hands
@@ -53,7 +53,7 @@ from cogtable.mock.people.console import ConsolePeople, ConsoleStyle
 from cogtable.mock.people.kogworks import People, Style, position_of
 from cogtable.mock.teach_frames import teach_scene_frames
 from cogtable.mock.world import MockWorld, save_json
-from cogtable.runtime import JOURNAL_NAME, Runtime
+from cogtable.runtime import Runtime
 from cogtable.tables import adapter_for
 from cogtable.tables.base import PEG_DISK
 from games.core import new_game

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cogtable.inputs import ButtonPressed, ConsoleCommand, DiceRolled, Input
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME, PRESS_TIMEOUT_S, Runtime
+from cogtable.journal import JOURNAL_NAME, Journal
+from cogtable.runtime import PRESS_TIMEOUT_S, Runtime
 from firmware_bridge import link as pico
 from firmware_bridge.simulator import Simulator, SimulatorError
 from games.core import Record

@@ -14,8 +14,7 @@ from cogtable.fleet.messages import EventKind
 from cogtable.fleet.publisher import Publisher
 from cogtable.fleet.settings import FleetSettings
 from cogtable.fleet.topics import Kind, TableTopics
-from cogtable.journal import Journal, JournaledGame
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal, JournaledGame
 from cogtable.web.table_view import TableFolder
 from hardware.broker import parse_broker_url
 from hardware.profile import load_profile

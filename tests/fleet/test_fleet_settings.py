@@ -14,8 +14,7 @@ from cogtable.errors import UserError
 from cogtable.fleet.publisher import Publisher
 from cogtable.fleet.settings import Credentials, fleet_settings, read_credentials
 from cogtable.fleet.topics import Kind
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from hardware.broker import parse_broker_url
 from hardware.profile import ProfileError, default_profile_path, load_profile, parse_profile
 from tests.fleet.mosquitto import Mosquitto

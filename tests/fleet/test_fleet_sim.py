@@ -10,8 +10,7 @@ from pathlib import Path
 
 from cogtable.fleet.messages import EventKind
 from cogtable.fleet.topics import Kind, TableTopics
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.web.table_view import TableFolder
 from hardware.profile import load_profile
 from tests.fleet.listener import Listener

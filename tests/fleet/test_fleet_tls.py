@@ -12,8 +12,7 @@ import pytest
 from cogtable.fleet.publisher import Publisher
 from cogtable.fleet.settings import FleetSettings
 from cogtable.fleet.topics import Kind, TableTopics
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from hardware.broker import parse_broker_url
 from hardware.profile import load_profile
 from tests.fleet.mosquitto import Mosquitto

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.journal import Journal, JournalError
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal, JournalError
 from games.kogworks import Place, peg_at
 from tests.unprivileged import (
     READ_ONLY,

@@ -17,9 +17,9 @@ from typing import Any
 from cogtable.cli import build_parser
 from cogtable.commands import sim
 from cogtable.inputs import Shutdown
-from cogtable.journal import Journal
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.mock.world import MockWorld
-from cogtable.runtime import JOURNAL_NAME, Runtime
+from cogtable.runtime import Runtime
 from games.core import Action, replay
 from hardware.profile import load_profile
 

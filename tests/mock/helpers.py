@@ -10,8 +10,7 @@ import pytest
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from games.core import Action
 from hardware.profile import load_profile
 

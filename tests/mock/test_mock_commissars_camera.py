@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.journal import Journal
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.people.commissars import CommissarsTablePeople
-from cogtable.runtime import JOURNAL_NAME
 from games.commissars.actions import Discard, Play, TopCard, UnseenDraw
 from games.core import CHANCE
 from tests.mock.helpers import ConsoleRun, console_runs

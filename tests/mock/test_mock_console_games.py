@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from cogtable.journal import Journal
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.mock.world import MockWorld
-from cogtable.runtime import JOURNAL_NAME, Runtime
+from cogtable.runtime import Runtime
 from hardware.profile import load_profile
 from tests.mock.console_helpers import ConsoleRun, run_all
 

@@ -18,10 +18,9 @@ import pytest
 from cogtable.cli import build_parser
 from cogtable.commands import sim
 from cogtable.errors import UserError
-from cogtable.journal import Journal
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.people.cookie import CookieTablePeople
-from cogtable.runtime import JOURNAL_NAME
 from games.cookie.actions import Challenge, Look
 from hardware.profile import load_profile
 from tests.mock.helpers import ConsoleRun, console_runs

@@ -15,8 +15,7 @@ from typing import Any
 from cogtable.cli import build_parser
 from cogtable.commands import sim
 from cogtable.inputs import Shutdown
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from hardware.profile import load_profile
 
 PLIES_WANTED = 6

@@ -39,8 +39,7 @@ import pytest
 
 from cogtable.cli import build_parser
 from cogtable.commands.sim import WORLD_FILE
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from games.core import replay
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,8 +20,8 @@ import pytest
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME, Runtime
+from cogtable.journal import JOURNAL_NAME, Journal
+from cogtable.runtime import Runtime
 from cogtable.table import GameTable
 from cogtable.tables.base import Verdict
 from hardware.leds import Frame

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from cogtable.cli import main
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from games.kogworks import Place, peg_at
 
 

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtable.journal import Journal
-from cogtable.runtime import JOURNAL_NAME
+from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.service.notify import Notifier
 from cogtable.service.runner import Service, StatusWriter
 from games.kogworks import Place, peg_at
