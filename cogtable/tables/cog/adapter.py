@@ -4,7 +4,7 @@ The camera reads the board (cog spaces, top-slot and centre letters, the
 turn-order bonus letter, dice in their slots, pawns on the track) and one mat
 per player (the grid, the reserve, star tokens), each by its own markers
 (:mod:`cogtable.tables.cog.parts`). A settled reading is compared with the
-game, place by place, and explained (DESIGN.md, "Reading the physical board"):
+game, place by place, and explained (docs/ARCHITECTURE.md, "Reading the physical board"):
 
 - Phase I: a letter appearing in a top slot, a centre square, the turn-order
   bonus slot or a player's reserve answers the bag draw the engine waits for
