@@ -11,6 +11,7 @@ the set is drawn; :data:`HELD_OUT_LOOK` draws it differently (other paints and
 wood, bright metal pins and hubs, other gears), for measuring a reader that was
 never tuned on it.
 
+>>> from vision.peg_disk.geometry import start_position
 >>> renderer = Renderer()
 >>> scene = random_scene(np.random.default_rng(1), start_position(), (320, 240))
 >>> image, homography = renderer.render(scene, seed=1)
