@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 from cogtable.board_setup import board_geometry, camera_calibration, letter_classifier
 from cogtable.camera_picture import CameraPicture
-from cogtable.camera_sight import CameraPart, CardsSight, PartsSight, PegSight
 from cogtable.card_mat_setup import card_mat
 from cogtable.commit_decision import Explanations
 from cogtable.console_inbox import Inbox
@@ -47,6 +46,10 @@ from cogtable.outputs import FanOut, LastFrame, PicoRenderer
 from cogtable.reading_plan import ReadingPlan
 from cogtable.screen import TableScreen
 from cogtable.sensors import Sensors
+from cogtable.sights.camera import CameraPart
+from cogtable.sights.cards import CardsSight
+from cogtable.sights.parts import PartsSight
+from cogtable.sights.peg_disk import PegSight
 from cogtable.table import GameTable
 from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, CameraRegion
 from firmware_bridge import link as pico

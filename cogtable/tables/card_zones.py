@@ -1,6 +1,6 @@
 """A settled card-mat reading as typed zones: what any game read on the card mat starts from.
 
-The card mat's sight (:class:`cogtable.camera_sight.CardsSight`) commits a
+The card mat's sight (:class:`cogtable.sights.cards.CardsSight`) commits a
 reading as ``{region: {zone name: (face-up tag ids, face-down count)}}``;
 tests and the mock hand over the same position, or the zone readings
 themselves (:class:`vision.cards.reader.ZoneReading`). :func:`zones_of` turns any of

@@ -8,9 +8,10 @@ import cv2
 import numpy as np
 
 from cogtable.camera_picture import PICTURE_NAME, CameraPicture
-from cogtable.camera_sight import CameraPart, PegSight
 from cogtable.cli import main
 from cogtable.service.runner import StatusWriter
+from cogtable.sights.camera import CameraPart
+from cogtable.sights.peg_disk import PegSight
 from vision.peg_disk.geometry import start_position
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import Camera, Renderer, Scene

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cogtable.camera_sight import CameraPart, CardsSight
 from cogtable.inputs import BoardSettled, BoardUnsettled, PartStatus
 from cogtable.mock.cards_world import CardsWorld
+from cogtable.sights.camera import CameraPart
+from cogtable.sights.cards import CardsSight
 from cogtable.tables.base import CameraRegion
 from vision.cards.mat import standard_mat
 from vision.cards.reader import CardReader

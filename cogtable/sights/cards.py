@@ -1,0 +1,87 @@
+"""The card mat's sight: read by :class:`vision.cards.reader.CardReader`, settled as one mat.
+
+A committed reading sends the table region name -> zone -> (face-up tag ids,
+face-down count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cogtable.camera_picture import CameraPicture
+from cogtable.inputs import BoardSettled, BoardUnsettled
+from cogtable.sights.camera import CameraPart, Offer
+from cogtable.tables.base import CameraRegion
+from vision.cards.reader import CardMatReading
+from vision.peg_disk.reader import NO_CAMERA
+from vision.peg_disk.settle import BoardState, SettlingFilter
+
+
+@dataclass
+class CardsSight:
+    """The card mat: one reader and one settling filter for the mat.
+
+    A doubtful zone (a hand over it, a card whose tag is hidden) holds the
+    whole mat back, and the wait names the zones ("cannot read zones seat2").
+    """
+
+    offer: Offer
+    camera: CameraPart
+    clock: Callable[[], float]
+    regions: Sequence[CameraRegion]
+    make_reader: Callable[[Sequence[CameraRegion]], Any]
+    settle: SettlingFilter = field(init=False)
+    state: BoardState | None = None
+    waiting: str | None = None
+    reader: Any = None
+    picture: CameraPicture | None = None
+    """Handed the frame as it is (the card mat draws no overlay of its own yet)."""
+
+    def __post_init__(self) -> None:
+        self.settle = SettlingFilter(clock=self.clock)
+
+    @property
+    def name(self) -> str:
+        """The mat's region name (the key of what is sent to the table)."""
+        return self.regions[0].name
+
+    def see(self, grabbed: Any, seen_at: float) -> None:
+        """Read (unless the truth camera did) and settle one frame; tell the table what changed."""
+        if self.picture is not None and isinstance(grabbed, np.ndarray):
+            frame = grabbed
+            self.picture.offer(("cards", self.state, self.waiting), lambda: frame)
+        if isinstance(grabbed, np.ndarray) or grabbed is None:
+            self.reader = self.reader or self.make_reader(self.regions)
+            grabbed = self.reader.read(grabbed)
+        if not isinstance(grabbed, CardMatReading):  # a mock camera of another kind of board
+            self.camera.report("no camera", "this camera shows no card mat")
+            return
+        if grabbed.status == NO_CAMERA:
+            self.camera.report("no camera", grabbed.message)
+            self._wait(f"{self.name}: {grabbed.message}")
+            return
+        self.camera.report("ok", "")
+        status = self.settle.update(grabbed)
+        previous, self.state = self.state, status.state
+        if status.state is BoardState.SETTLED and status.committed is not None:
+            if status.new_commit or previous is not BoardState.SETTLED:
+                self.offer(BoardSettled({self.name: dict(status.committed)}, self.clock()), seen_at)
+            self._wait(None)
+            return
+        why = status.message if status.message.startswith("cannot read") else status.state.value
+        self._wait(f"{self.name}: {why}")
+
+    def _wait(self, reason: str | None) -> None:
+        """Say once when the mat starts or stops waiting (moving, covered, not found)."""
+        if reason != self.waiting:
+            self.waiting = reason
+            if reason:
+                self.offer(BoardUnsettled(reason))
+
+    def idle(self) -> None:
+        """The game changed: the mat is read afresh."""
+        self.state = None
