@@ -9,8 +9,10 @@ by side: the shipped letter model and today's feature classifier. Per tile place
 right, letters read surely (at the reader's floor) and wrong, letters left doubtful; face-down
 (wild) tiles, stars and empty places right. Then the first player's mat taught (the teach
 layout drawn by the same renderer with the table's typeface and look) and the letters read
-again. Then each table's frames through one settling filter per part with the commit decision
-on the tile evidence (no game narrowing): parts committed right, wrong, or not.
+again, with the tile colours the teach step learned (the teach layout has a face-down tile
+and a star token since the teach step learns the owner's tile colours). Then each table's
+frames through one settling filter per part with the commit decision on the tile evidence
+(no game narrowing): parts committed right, wrong, or not.
 
 Measured once at 603f3f0 (``--tables 10 --frames 12``; 425 letters, 43 face-down, 30 stars;
 load ~20): letters untaught, model 95.53% right, 0 wrong at full confidence, 119 doubtful;
@@ -28,6 +30,7 @@ import argparse
 import os
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,13 +40,13 @@ import cv2
 from benchmarks.held_out import parts as held_out
 from cogtable.commit_decision import PlaceEvidence, StillBoardJudge
 from cogtable.errors import UserError
-from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach
+from cogtable.letter_teach import TEACH_LAYOUT, TEACH_PART, teach, unused_line
 from cogtable.tables.cog.parts import part_layouts
 from games.cog.edition import load_edition
 from vision.layout import LETTERS, STAR, WILD
 from vision.parts.letter_model import LetterModel
 from vision.parts.letters import LetterClassifier
-from vision.parts.reader import TILE_EVIDENCE_CLASSES, PartsReader
+from vision.parts.reader import REFERENCE, TILE_EVIDENCE_CLASSES, PartsReader
 from vision.peg_disk.settle import SettlingFilter
 
 SEED = 9_000_000
@@ -120,11 +123,12 @@ def _judged(reader: PartsReader, frames, labels: dict, counts: Counter, prefix: 
 
 
 def _teach_view(labels: dict) -> dict:
-    """The table's view with the first mat holding the teach layout (A-Z in order)."""
+    """The table's view with the first mat holding the teach layout (A-Z in order, a tile
+    face down and a star token)."""
     view = {part: dict(places) for part, places in labels.items()}
     view[TEACH_PART] = dict.fromkeys(view.get(TEACH_PART, {}), "")
-    for cell, letter in TEACH_ORDER:
-        view[TEACH_PART][cell] = letter
+    for cell, label in TEACH_LAYOUT:
+        view[TEACH_PART][cell] = label
     return view
 
 
@@ -157,12 +161,15 @@ def main() -> int:
             _tally(reader.read(frames[0]), labels, counts, f"{prefix} untaught")
             _judged(reader, frames, labels, counts, f"{prefix} untaught")
             try:
-                taught = teach(teach_frames, layouts, classifier).classifier
+                taught = teach(teach_frames, layouts, classifier)
             except UserError as error:  # a refused teach is a figure too
                 counts[f"{prefix} teach refused"] += 1
                 print(f"  table {seed} ({condition}): {prefix} teach refused: {error}")
                 continue
-            taught_reader = PartsReader(layouts, classifier=taught)
+            if unused_line(taught):
+                print(f"  table {seed} ({condition}): {prefix} teach {unused_line(taught)}")
+            look = replace(REFERENCE, tiles=taught.tiles)
+            taught_reader = PartsReader(layouts, look, classifier=taught.classifier)
             _tally(taught_reader.read(frames[0]), labels, counts, f"{prefix} taught")
         print(f"table {seed} {condition} {size[0]}x{size[1]} done", flush=True)
     _report(counts, options.tables)

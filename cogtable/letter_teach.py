@@ -4,28 +4,32 @@ The letter model (:class:`vision.parts.letter_model.LetterModel`) is trained on 
 rendered in many typefaces; a table owner's tiles are printed in their own.
 The teach step asks for the 26 letters laid face up, upright, in a printed
 order on the first player's mat (A-H on row 1 from the left, I-P on row 2,
-Q-X on row 3, Y and Z on row 4), reads the frames, crops each of those cells
-as the reader does and teaches the classifier those samples. It says how many
-letters the classifier read right before and after, on the frames it learned
-from and on a frame kept apart, and names any cell where it saw no face-up
-tile. The taught samples are saved as JSON; the profile's ``camera.letters``
-points the reader at them.
+Q-X on row 3, Y and Z on row 4, then a tile face down and a star token), learns
+the tiles' colours from them (face, ink, back, token:
+:mod:`vision.parts.tile_learning`), reads the frames with those colours, crops
+each letter cell as the reader does and teaches the classifier those samples.
+It says how many letters the classifier read right before and after on a frame
+kept apart, and in one line what it could not use (a cell with no tile, a
+colour too like another). The taught samples and the tile look are saved as
+JSON; the profile's ``camera.letters`` points the reader at them.
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from cogtable.errors import UserError
-from vision.layout import LETTERS, PartLayout
+from vision.layout import LETTERS, STAR, WILD, PartLayout
 from vision.parts.letter_crops import CELL_SIDE, CROP_SIDE, cut_crop
 from vision.parts.letter_model import LetterModel, TaughtLetterModel
 from vision.parts.letters import LetterClassifier
-from vision.parts.reader import PartReading, PartsReader, TableReading
+from vision.parts.reader import REFERENCE, PartReading, PartsReader, TableReading
+from vision.parts.tile_learning import learn_tiles
+from vision.parts.tiles import TileLook
 
 Teachable = LetterModel | TaughtLetterModel | LetterClassifier
 """A letter reader that can be taught the owner's tiles."""
@@ -36,69 +40,147 @@ TEACH_ORDER: tuple[tuple[str, str], ...] = tuple(
     for index, letter in enumerate(string.ascii_uppercase)
 )
 """Where each letter is laid for teaching: (grid cell of the first mat, letter)."""
+TEACH_WILD, TEACH_STAR = "r4c3", "r4c4"
+"""Where one tile lies face down and one star token lies, beside Y and Z."""
+TEACH_LAYOUT: tuple[tuple[str, str], ...] = (*TEACH_ORDER, (TEACH_WILD, WILD), (TEACH_STAR, STAR))
+"""Everything the teach step asks for: (cell, label)."""
 TEACH_TEXT = (
     "Lay one tile of every letter face up and upright on the first player's mat: A-H on row 1 "
-    "from the left, I-P on row 2, Q-X on row 3, Y and Z on row 4; keep hands clear."
+    "from the left, I-P on row 2, Q-X on row 3, Y and Z on row 4, then one tile face down and "
+    "one star token beside Z; keep hands clear."
 )
+MIN_LETTERS = 13
+"""Fewer letter tiles than this seen in the teach layout: the step refuses (lay them as asked)."""
 
 
 @dataclass(frozen=True)
 class Taught:
-    """What a teach step learned and how well the classifier reads the owner's tiles now."""
+    """What a teach step learned and how well the reader reads the owner's tiles now."""
 
     classifier: TaughtLetterModel | LetterClassifier
+    """The letter reader taught the owner's letters (a TaughtLetterModel also carries
+    ``tiles``, the owner's tile look)."""
+    tiles: TileLook
+    """The owner's tile look (face, ink, back, star token), for the reader's colour vote."""
     before: int
-    """Letters the untaught classifier read right (and sure) on the check frame, of 26."""
+    """Letters the untaught classifier read right (and sure) on the check frame."""
     after: int
     """The same, for the taught classifier."""
+    checked: int
+    """The letters checked (26, less those not laid or not seen)."""
     reading: TableReading
-    """The check frame's reading, for the overlay."""
+    """The check frame's reading (with the owner's tile look), for the overlay."""
+    unused: tuple[str, ...] = ()
+    """What the teach layout could not give, one phrase each (the one line :func:`unused_line`)."""
+    check: dict[str, str] = field(default_factory=dict)
+    """The check frame's reading of every cell the teach layout uses (cell -> label)."""
+
+
+def unused_line(taught: Taught) -> str:
+    """One line on what the teach step could not use ("" when it used everything)."""
+    misread = [
+        f"{cell} read as {taught.check.get(cell) or 'empty'}"
+        for cell, label in ((TEACH_WILD, WILD), (TEACH_STAR, STAR))
+        if taught.check.get(cell, label) != label
+    ]
+    parts = [*taught.unused, *misread]
+    return f"could not use or tell apart: {'; '.join(parts)}" if parts else ""
 
 
 def teach(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Teachable) -> Taught:
     """Learn the owner's tiles from ``frames`` (the last one is kept apart as the check).
 
-    UserError names the cells without a face-up tile, or a mat not seen.
+    The tiles' colours are learned first (face, ink, back, star token), then the
+    letters are read with them and the letter tiles' crops taught to ``base``. Cells
+    with no tile are left out and named in :attr:`Taught.unused`. UserError when the
+    mat is not seen, a hand lies over it, or fewer than :data:`MIN_LETTERS` letters lie
+    where they go.
     """
     if len(frames) < 2:
         raise UserError("teaching needs at least 2 frames (one is kept apart to check)")
+    learned = _learned_tiles(frames[:-1], layouts, base)
+    look = replace(REFERENCE, tiles=learned.look)
+    reader = PartsReader(layouts, look, classifier=base)
+    held = [(cell, letter) for cell, letter in TEACH_ORDER if cell in learned.letter_cells]
+    crops, unread = zip(*(_letter_crops(frame, reader, held) for frame in frames), strict=True)
+    unused = list(learned.unused)
+    missed = sorted({cell for cells in unread for cell in cells}, key=_cell_order)
+    unused += [f"{cell} ({_letter_of(cell)}): not read as a face-up tile" for cell in missed]
+    used = [index for index, (cell, _) in enumerate(held) if cell not in missed]
+    if len(used) < MIN_LETTERS:
+        raise UserError(
+            f"only {len(used)} of 26 letters seen where they go (needs {MIN_LETTERS}): "
+            f"lay the letters as asked ({'; '.join(unused[:3])})"
+        )
+    letters = [held[index][1] for index in used]
+    taught_crops = np.concatenate([batch[used] for batch in crops[:-1]])
+    taught = base.teach(taught_crops, letters * (len(frames) - 1))
+    if isinstance(taught, TaughtLetterModel):
+        taught = taught.with_tiles(learned.look)
+    check = crops[-1][used]
+    reading = reader.read(frames[-1])
+    seen = (reading.parts[TEACH_PART].position() or {}) if TEACH_PART in reading.parts else {}
+    return Taught(
+        taught,
+        learned.look,
+        _right(base, check, letters),
+        _right(taught, check, letters),
+        len(letters),
+        reading,
+        tuple(unused),
+        {cell: seen.get(cell, "") for cell, _ in TEACH_LAYOUT},
+    )
+
+
+def _learned_tiles(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Teachable):
+    """The owner's tile look from the teach frames (UserError: the mat unseen or covered)."""
     reader = PartsReader(layouts, classifier=base)
-    crops = [_letter_crops(frame, reader) for frame in frames[:-1]]
-    check, reading = _letter_crops(frames[-1], reader, keep=True)
-    letters = [letter for _, letter in TEACH_ORDER]
-    taught = base.teach(np.concatenate([c for c, _ in crops]), letters * len(crops))
-    return Taught(taught, _right(base, check), _right(taught, check), reading)
+    samples = [reader.tile_samples(frame, TEACH_PART) for frame in frames]
+    for sample in samples:
+        if not sample.reading.ok:
+            why = sample.reading.message or "no markers"
+            raise UserError(f"the first player's mat is not seen: {why}")
+        if sample.bare_covered:
+            raise UserError("something lies over the first player's mat: keep hands clear")
+    try:
+        return learn_tiles(samples, TEACH_ORDER, TEACH_WILD, TEACH_STAR)
+    except ValueError as error:
+        raise UserError(f"no letter tiles seen on the first player's mat ({error})") from None
 
 
-def _right(classifier: Teachable, crops: np.ndarray) -> int:
-    """How many of the 26 teach crops ``classifier`` reads right and sure."""
+def _right(classifier: Teachable, crops: np.ndarray, letters: Sequence[str]) -> int:
+    """How many of the check crops ``classifier`` reads right and sure."""
     read, sure = classifier.classify(crops)
-    expected = [letter for _, letter in TEACH_ORDER]
     floor = classifier.min_confidence
-    return sum(1 for r, s, e in zip(read, sure, expected, strict=True) if r == e and s >= floor)
+    return sum(1 for r, s, e in zip(read, sure, letters, strict=True) if r == e and s >= floor)
 
 
-def _letter_crops(frame: np.ndarray, reader: PartsReader, keep: bool = False):
-    """The 26 teach cells' crops of one frame (and the reading), or a UserError saying why not."""
+def _letter_crops(
+    frame: np.ndarray, reader: PartsReader, cells: Sequence[tuple[str, str]]
+) -> tuple[np.ndarray, list[str]]:
+    """The crops of the letter ``cells`` in one frame, and the cells not read as a face-up tile;
+    a UserError when the mat is not seen or something lies over it."""
     table = reader.read(frame)
     part = table.parts.get(TEACH_PART)
     if not table.ok or part is None or not part.ok:
         why = part.message if part is not None else table.message
         raise UserError(f"the first player's mat is not seen: {why or 'no markers'}")
     if part.covered:
-        raise UserError("something lies over the first player's mat: keep hands clear")
-    missing = _not_tiles(part)
-    if missing:
-        raise UserError(f"no face-up tile seen on {', '.join(missing)}: lay the letters as asked")
-    layout = next(layout for layout in reader.layouts if layout.name == TEACH_PART)
-    crops = np.stack([_crop(frame, part, layout, cell) for cell, _ in TEACH_ORDER])
-    return (crops, table) if keep else (crops, None)
-
-
-def _not_tiles(part: PartReading) -> list[str]:
-    """Teach cells where the reader sees no face-up tile (empty, face down, a star)."""
+        raise UserError(
+            f"something lies over the first player's mat: keep hands clear ({part.message})"
+        )
     seen = part.position() or {}
-    return [f"{cell} ({letter})" for cell, letter in TEACH_ORDER if seen.get(cell) not in LETTERS]
+    layout = next(layout for layout in reader.layouts if layout.name == TEACH_PART)
+    crops = np.stack([_crop(frame, part, layout, cell) for cell, _ in cells])
+    return crops, [cell for cell, _ in cells if seen.get(cell) not in (*LETTERS, "face")]
+
+
+def _letter_of(cell: str) -> str:
+    return dict(TEACH_ORDER)[cell]
+
+
+def _cell_order(cell: str) -> int:
+    return [c for c, _ in TEACH_ORDER].index(cell)
 
 
 def _crop(frame: np.ndarray, part: PartReading, layout: PartLayout, cell: str) -> np.ndarray:

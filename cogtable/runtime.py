@@ -447,11 +447,15 @@ class Runtime:
         return BoardReader(self.geometry, self.calibration)
 
     def _parts_reader(self, regions: Sequence[CameraRegion]) -> Any:
-        """The printed-parts reader for the regions' layouts (letters: the default classifier)."""
-        from vision.parts.reader import PartsReader  # the letter classifier trains on first use
+        """The printed-parts reader for the regions' layouts (letters and tile colours: the
+        owner's taught ones, else the shipped model's and the reference set's)."""
+        from dataclasses import replace
+
+        from vision.parts.reader import REFERENCE, PartsReader  # loads the letter model
 
         layouts = [region.layout for region in regions if region.layout is not None]
-        return PartsReader(layouts, classifier=self.letters or letter_classifier(self.profile))
+        letters = self.letters or letter_classifier(self.profile)
+        return PartsReader(layouts, replace(REFERENCE, tiles=letters.tiles), classifier=letters)
 
     def _open_camera(self, part: CameraPart) -> Any:
         try:

@@ -11,7 +11,7 @@ from typing import Any
 from cogtable.board_setup import board_geometry, calibration_path, letters_path
 from cogtable.errors import UserError
 from cogtable.files import Output, check_output, write_files
-from cogtable.letter_teach import TEACH_TEXT, teach
+from cogtable.letter_teach import TEACH_TEXT, teach, unused_line
 from cogtable.mock.teach_frames import teach_scene_frames
 from cogtable.service.install import installed_profile
 from cogtable.tables import adapter_for
@@ -211,10 +211,13 @@ def _teach(args: argparse.Namespace) -> int:
     data = json.dumps(taught.classifier.to_dict()).encode("utf-8")
     write_files([Output(out, data), Output(overlay, picture)])
     print(
-        f"taught {len(frames) - 1} frame(s) of your 26 letters; on a frame kept apart the reader "
-        f"read {taught.before}/26 right before and {taught.after}/26 after; wrote {out} "
-        f"(point camera.letters at it) and {overlay}"
+        f"taught {len(frames) - 1} frame(s) of your letters and tile colours; on a frame kept "
+        f"apart the reader read {taught.before}/{taught.checked} right before and "
+        f"{taught.after}/{taught.checked} after; "
+        f"wrote {out} (point camera.letters at it) and {overlay}"
     )
+    if unused_line(taught):
+        print(unused_line(taught))
     return 0
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
 from vision.layout import EMPTY, PartLayout
-from vision.parts.reader import OK, PartReading, TableReading
+from vision.parts.reader import OK, REFERENCE, PartReading, TableReading
 from vision.parts.renderer import (
     PartPose,
     TableRenderer,
@@ -35,7 +35,7 @@ from vision.parts.renderer import (
     part_to_table,
     random_table_scene,
 )
-from vision.parts.tiles import HELD_OUT_FONTS
+from vision.parts.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TileLook
 from vision.peg_disk.renderer import Hand
 
 Contents = dict[str, dict[str, str]]
@@ -54,6 +54,7 @@ class PartsWorld(SimulatedTime):
         camera: str = "render",
         camera_size: tuple[int, int] | None = None,
         seed: int = 0,
+        tiles: TileLook = REFERENCE_LOOK,
     ) -> None:
         if camera not in CAMERA_MODES:
             raise ValueError(f"camera must be one of {', '.join(CAMERA_MODES)}, not {camera!r}")
@@ -71,10 +72,16 @@ class PartsWorld(SimulatedTime):
         self.changes = 0
         self.actors: list[Callable[[PartsWorld], object]] = []
         self._lock = threading.Lock()
+        look = replace(REFERENCE, tiles=tiles)
         self.scene = random_table_scene(
-            np.random.default_rng(seed), list(self.layouts.values()), {}, font=HELD_OUT_FONTS[0]
+            np.random.default_rng(seed),
+            list(self.layouts.values()),
+            {},
+            font=HELD_OUT_FONTS[0],
+            look=look,
         )
-        """Where the parts lie, the camera and the light (the owner's tiles: a font not trained)."""
+        """Where the parts lie, the camera and the light (the owner's tiles: a font not trained,
+        in the tile look ``tiles``: the reference set's, or wood, ivory, another back)."""
 
     # -- what people do to it -----------------------------------------------------------
 

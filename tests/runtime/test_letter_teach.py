@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,23 @@ import pytest
 from cogtable.board_setup import letter_classifier
 from cogtable.cli import main
 from cogtable.errors import UserError
-from cogtable.letter_teach import TEACH_ORDER, TEACH_PART, teach
+from cogtable.letter_teach import (
+    TEACH_LAYOUT,
+    TEACH_ORDER,
+    TEACH_PART,
+    TEACH_STAR,
+    TEACH_WILD,
+    teach,
+    unused_line,
+)
 from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.teach_frames import teach_scene_frames
 from cogtable.tables import adapter_for
 from hardware.profile import load_profile
+from vision.layout import STAR, WILD
 from vision.parts.letter_model import LetterModel, TaughtLetterModel
+from vision.parts.reader import REFERENCE, PartsReader
+from vision.parts.tiles import DEVELOPMENT_LOOKS, REFERENCE_LOOK
 
 LAYOUTS = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]
 
@@ -43,15 +55,69 @@ def test_a_frame_without_the_first_mat_says_so(tmp_path: Path) -> None:
         teach(empty, LAYOUTS, LetterModel.default())
 
 
-def test_letters_missing_from_the_layout_are_named_by_cell() -> None:
+def test_letters_missing_from_the_layout_are_named_in_one_line_and_the_rest_taught() -> None:
     world = PartsWorld(LAYOUTS, camera="render", camera_size=(1280, 720), seed=0)
-    for cell, letter in TEACH_ORDER:
-        if letter not in "KQ":
-            world.put(TEACH_PART, cell, letter)
+    for cell, label in TEACH_LAYOUT:
+        if label not in "KQ":
+            world.put(TEACH_PART, cell, label)
     camera = world.camera_for((1280, 720))
     frames = [camera.grab(), camera.grab()]
-    with pytest.raises(UserError, match=r"no face-up tile seen on r2c3 \(K\), r3c1 \(Q\)"):
-        teach(frames, LAYOUTS, LetterModel.default())
+    taught = teach(frames, LAYOUTS, LetterModel.default())
+    line = unused_line(taught)
+    assert "\n" not in line
+    assert "r2c3 (K): no tile seen" in line and "r3c1 (Q): no tile seen" in line
+    assert taught.checked == 24
+    _crops, letters = taught.classifier.owner_samples()
+    assert "K" not in letters and "Q" not in letters and len(set(letters)) == 24
+
+
+def test_too_few_letters_laid_is_refused_in_one_line() -> None:
+    world = PartsWorld(LAYOUTS, camera="render", camera_size=(1280, 720), seed=0)
+    for cell, letter in TEACH_ORDER[:5]:
+        world.put(TEACH_PART, cell, letter)
+    camera = world.camera_for((1280, 720))
+    with pytest.raises(UserError, match=r"only 5 of 26 letters seen"):
+        teach([camera.grab(), camera.grab()], LAYOUTS, LetterModel.default())
+
+
+@pytest.mark.parametrize(
+    "look", [DEVELOPMENT_LOOKS[0], DEVELOPMENT_LOOKS[3]], ids=["wood", "black"]
+)
+def test_the_owners_tile_colours_are_learned_and_read(look) -> None:
+    """Wood faces with a stained back, dark wood with a black back: untaught, their face-down
+    tiles read as something over the mat; taught, as face-down tiles, and the stars as stars."""
+    frames = teach_scene_frames(LAYOUTS, (1280, 720), 3, seed=7, tiles=look)
+    taught = teach(frames, LAYOUTS, LetterModel.default())
+    assert taught.classifier.tiles == taught.tiles
+    assert taught.check[TEACH_WILD] == WILD and taught.check[TEACH_STAR] == STAR
+    assert taught.after >= 22 and taught.after >= taught.before
+    world = PartsWorld(LAYOUTS, camera="render", camera_size=(1280, 720), seed=3, tiles=look)
+    laid = {"r1c1": WILD, "r1c2": "A", "r1c3": STAR, "r2c1": WILD, "r2c2": "M", "star1": STAR}
+    for place, label in laid.items():
+        world.put("mat2", place, label)
+    frame = world.camera_for((1280, 720)).grab()
+    untaught = PartsReader(LAYOUTS).read(frame).parts["mat2"]
+    reader = PartsReader(LAYOUTS, replace(REFERENCE, tiles=taught.tiles), taught.classifier)
+    part = reader.read(frame).parts["mat2"]
+    seen = part.position() or {}
+    assert not part.covered, part.message
+    assert {place: seen[place] for place in laid if laid[place] in (WILD, STAR)} == {
+        place: label for place, label in laid.items() if label in (WILD, STAR)
+    }
+    assert (untaught.position() or {}).get("r1c1") != WILD or untaught.covered
+
+
+def test_the_taught_tiles_are_saved_and_loaded_with_the_letters() -> None:
+    look = DEVELOPMENT_LOOKS[1]
+    frames = teach_scene_frames(LAYOUTS, (1280, 720), 2, seed=5, tiles=look)
+    taught = teach(frames, LAYOUTS, LetterModel.default())
+    data = json.loads(json.dumps(taught.classifier.to_dict()))
+    loaded = TaughtLetterModel.from_dict(data)
+    assert isinstance(loaded, TaughtLetterModel) and loaded.tiles == taught.tiles
+    assert loaded.tiles.back != REFERENCE_LOOK.back
+    data["tiles"]["back"] = [1, 2]
+    with pytest.raises(ValueError, match="back"):
+        TaughtLetterModel.from_dict(data)
 
 
 def test_the_profile_points_the_reader_at_taught_letters(tmp_path: Path) -> None:

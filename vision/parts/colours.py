@@ -9,6 +9,8 @@ and how sure it is.
 
 >>> round(float(abs(relative_log(np.array(PAPER_BGR, np.float32))).max()), 6)
 0.0
+>>> absolute(relative_log(np.array([40.0, 190.0, 235.0]))).round(1).tolist()
+[40.0, 190.0, 235.0]
 """
 
 from __future__ import annotations
@@ -46,6 +48,13 @@ def compressed(ratio: np.ndarray) -> np.ndarray:
 def relative_log(bgr: np.ndarray) -> np.ndarray:
     """A printed or painted colour (BGR) as the reader sees it relative to the printed paper."""
     return compressed(np.asarray(bgr, np.float32) / np.array(PAPER_BGR, np.float32))
+
+
+def absolute(relative: np.ndarray) -> np.ndarray:
+    """The BGR (float, 0..255) that shows ``relative`` colours (..., 3) on the printed paper:
+    the inverse of :func:`relative_log` (a colour learned under any light, in the paper's terms)."""
+    ratio = np.exp(np.asarray(relative, np.float32) + np.log(1.0 + DARK_FLOOR)) - DARK_FLOOR
+    return np.clip(ratio * np.array(PAPER_BGR, np.float32), 0.0, 255.0)
 
 
 def relative_to(values: np.ndarray, paper_log: np.ndarray) -> np.ndarray:
@@ -116,8 +125,8 @@ def tile_palette(look: TileLook) -> Palette:
     """
     face, ink = np.array(look.face, np.float32), np.array(look.ink, np.float32)
     back, star = np.array(look.back, np.float32), np.array(look.star, np.float32)
-    back_line = np.minimum(255, back * 1.35 + 20)
-    star_dark = star * 0.55
+    back_line = np.array(look.back_line_bgr(), np.float32)
+    star_dark = np.array(look.star_mark_bgr(), np.float32)
     paper = np.array(PAPER_BGR, np.float32)
     colours = [(face, 1), (0.88 * face, 1), (ink, EDGE), (back, 2), (back_line, 2)]
     colours += [(mix(back, back_line, 0.5), 2)]
@@ -126,6 +135,22 @@ def tile_palette(look: TileLook) -> Palette:
     colours += [(mix(star, paper, t), EDGE) for t in (0.4, 0.7)]
     logs = np.array([relative_log(colour) for colour, _ in colours], np.float32)
     return Palette(logs, np.array([cls for _, cls in colours], int), len(TILE_CLASSES))
+
+
+FACE_SHOWN = 0.2
+"""A tile place showing the face colour on this share of its points holds a face-up tile."""
+
+
+def face_over_back(shares: np.ndarray) -> np.ndarray:
+    """Tile class shares (places, :data:`TILE_CLASSES`) with a face-down tile's votes given to
+    the face where the face shows on :data:`FACE_SHOWN` of the points: a tile lying face down
+    shows none of its face, so those votes came from a letter's ink dark like the back."""
+    face, wild = TILE_CLASSES.index("face"), TILE_CLASSES.index("wild")
+    shown = shares[:, face] >= FACE_SHOWN
+    moved = shares.copy()
+    moved[shown, face] += moved[shown, wild]
+    moved[shown, wild] = 0.0
+    return moved
 
 
 def piece_palette(pieces) -> Palette:

@@ -21,13 +21,14 @@ import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.layout import LETTERS
+from vision.parts.tiles import REFERENCE_LOOK, TileLook
 
 NOT_A_LETTER = len(LETTERS)
 """The class of a crop that shows no letter."""
@@ -122,6 +123,9 @@ class LetterModel:
         """This model adapted to the owner's tiles: ``crops`` (N, 48, 48, 3) of ``letters``."""
         return _taught(self, crops, letters)
 
+    tiles: TileLook = REFERENCE_LOOK
+    """The tiles' look the reader's colour vote expects (the shipped model: the reference set)."""
+
     def owner_samples(self) -> tuple[np.ndarray, tuple[str, ...]]:
         """No owner's crops: the shipped model was taught nothing."""
         return np.zeros((0, 48, 48, 3), np.uint8), ()
@@ -167,6 +171,14 @@ class TaughtLetterModel:
         self._letters = letters
         self.matrix = matrix
         self.offset = offset
+        self.tiles: TileLook = REFERENCE_LOOK
+        """The owner's tile look (face, back, star token) learned with the letters."""
+
+    def with_tiles(self, tiles: TileLook) -> TaughtLetterModel:
+        """This taught model carrying the owner's tile look ``tiles``."""
+        copy = TaughtLetterModel(self.base, self._crops, self._letters, self.matrix, self.offset)
+        copy.tiles = tiles
+        return copy
 
     def log_probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(N, 27) calibrated log-probabilities through the owner's map."""
@@ -181,22 +193,24 @@ class TaughtLetterModel:
         return _classified(self.probabilities(crops))
 
     def teach(self, crops: np.ndarray, letters: Sequence[str]) -> TaughtLetterModel:
-        """This model taught more of the owner's crops (the earlier ones are kept)."""
-        return _taught(self.base, np.concatenate((self._crops, crops)), (*self._letters, *letters))
+        """This model taught more of the owner's crops (the earlier ones and the tiles kept)."""
+        crops = np.concatenate((self._crops, crops))
+        return _taught(self.base, crops, (*self._letters, *letters)).with_tiles(self.tiles)
 
     def owner_samples(self) -> tuple[np.ndarray, tuple[str, ...]]:
         """The owner's crops (N, 48, 48, 3) and their letters."""
         return self._crops.copy(), self._letters
 
     def to_dict(self) -> dict[str, object]:
-        """The owner's samples, JSON-ready: ``{"samples": [{"letter", "png"}, ...]}``."""
+        """The owner's samples and tile look, JSON-ready: ``{"samples": [{"letter", "png"},
+        ...], "tiles": {"face": [b, g, r], ...}}``."""
         samples = []
         for crop, letter in zip(self._crops, self._letters, strict=True):
             ok, encoded = cv2.imencode(".png", crop)
             if not ok:
                 raise ValueError("a taught crop could not be encoded as PNG")
             samples.append({"letter": letter, "png": base64.b64encode(encoded).decode("ascii")})
-        return {"samples": samples}
+        return {"samples": samples, "tiles": tiles_to_dict(self.tiles)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> LetterModel | TaughtLetterModel:
@@ -204,9 +218,40 @@ class TaughtLetterModel:
         from vision.parts.letters import _samples_from_dict
 
         crops, letters = _samples_from_dict(data)
+        tiles = tiles_from_dict(data.get("tiles", {}))
         if not letters:
             return LetterModel.default()
-        return LetterModel.default().teach(crops, letters)
+        return LetterModel.default().teach(crops, letters).with_tiles(tiles)
+
+
+TILE_COLOURS = ("face", "ink", "back", "back_line", "star", "star_mark")
+"""The colours of a :class:`~vision.parts.tiles.TileLook` a taught file keeps."""
+
+
+def tiles_to_dict(tiles: TileLook) -> dict[str, list[int]]:
+    """A tile look's colours, JSON-ready (the unset line and star colours left out)."""
+    colours = {name: getattr(tiles, name) for name in TILE_COLOURS}
+    return {name: [int(v) for v in bgr] for name, bgr in colours.items() if bgr is not None}
+
+
+def tiles_from_dict(data: object) -> TileLook:
+    """The tile look of :func:`tiles_to_dict` (missing colours: the reference set's); ValueError
+    for anything else."""
+    if not isinstance(data, Mapping):
+        raise ValueError("'tiles' must map colour names to [b, g, r]")
+    unknown = sorted(set(data) - set(TILE_COLOURS))
+    if unknown:
+        raise ValueError(f"unknown tile colours {', '.join(map(repr, unknown))}")
+    colours = {}
+    for name, value in data.items():
+        if (
+            not isinstance(value, list)
+            or len(value) != 3
+            or not all(isinstance(v, int) for v in value)
+        ):
+            raise ValueError(f"tile colour {name!r} must be [b, g, r], not {value!r}")
+        colours[name] = tuple(value)
+    return replace(REFERENCE_LOOK, **colours)
 
 
 def _log_softmax(values: np.ndarray) -> np.ndarray:

@@ -46,6 +46,7 @@ from vision.parts.colours import (
     TILE_CLASSES,
     Palette,
     decide,
+    face_over_back,
     piece_palette,
     relative_log,
     relative_to,
@@ -71,6 +72,7 @@ __all__ = [
     "PartsLook",
     "PartsReader",
     "TableReading",
+    "TileSamples",
 ]
 
 MIN_CONFIDENCE = 0.5
@@ -352,6 +354,28 @@ class PartsReader:
                 crops[(draft.model.layout.name, draft.model.names[index])] = crop
         return crops
 
+    def tile_samples(self, frame: object, part: str) -> TileSamples:
+        """One part's tile places' sample colours in a frame, for learning the owner's tiles.
+
+        Colours are relative to the local paper (:func:`vision.parts.colours.relative_to`;
+        :func:`vision.parts.colours.absolute` turns them into the paper's terms). A part
+        not seen (or a bad frame) gives no colours and a reading that says why.
+        """
+        model = next((m for m in self._models if m.layout.name == part), None)
+        if model is None:
+            raise ValueError(f"no part {part!r} is read here")
+        image, problem = check_frame(frame)
+        if image is None:
+            reading = model.failed(NO_CAMERA if frame is None else BAD_FRAME, problem, {})
+            return TileSamples(reading, model.names, None, None, False)
+        draft = model.read(image, self._finder.find(image))
+        reading = draft.finish()
+        if draft.unread_reading is not None:
+            return TileSamples(reading, model.names, None, None, False)
+        names = tuple(model.names[i] for i in model.tiles.indices)
+        bare_covered = draft.outliers >= COVERING and not draft.shaded
+        return TileSamples(reading, names, draft.tile_relative, model.tiles.empty, bare_covered)
+
     def _read_letters(self, image: np.ndarray, drafts: Sequence[_Draft]) -> None:
         """Name the letter of every face-up tile of the frame, the new ones in one batch.
 
@@ -421,6 +445,23 @@ class PartsReader:
         for model in self._models:
             for _index, _place, die in model.dice:
                 die.forget()
+
+
+@dataclass(frozen=True)
+class TileSamples:
+    """A part's tile places' sample points in one frame (:meth:`PartsReader.tile_samples`).
+
+    ``colours`` and ``empty`` are (tile places, points, 3), relative to the local
+    paper: what each point shows, and what it shows when the place is empty (None
+    when the part was not read). ``bare_covered`` says bare print around the places
+    is hidden by something that is not a shadow (a hand).
+    """
+
+    reading: PartReading
+    places: tuple[str, ...]
+    colours: np.ndarray | None
+    empty: np.ndarray | None
+    bare_covered: bool
 
 
 @dataclass(frozen=True)
@@ -774,10 +815,11 @@ class _Draft:
             return
         relative = self._relative(values, group)
         shares, unmatched = vote(relative, group.empty, self.model.tile_palette, self.weight)
+        shares = face_over_back(shares)
         kind, confidence = decide(shares, unmatched)
         labels = [TILE_CLASSES[k] for k in kind]
         self._store(group, labels, confidence, relative, unmatched)
-        self.tile_shares, self.tile_unmatched = shares, unmatched
+        self.tile_shares, self.tile_unmatched, self.tile_relative = shares, unmatched, relative
         rows = [row for row, label in enumerate(labels) if label == "face"]
         self._letters = [int(group.indices[row]) for row in rows]
         self.face_up_looks = [relative[row] for row in rows]

@@ -62,16 +62,68 @@ class TileLook:
     """Tile side / grid cell side."""
     star_ratio: float = 0.7
     """Star token diameter / grid cell side."""
+    back_line: BGR | None = None
+    """The inset line and ring on a tile's back (None: the back lightened, :func:`back_line`)."""
+    star_mark: BGR | None = None
+    """The star drawn on the token (None: the token's colour darkened, :func:`star_mark`)."""
+    grain: float = 0.0
+    """Wood grain on the face and the back: 0 none (plastic, ivory) to 1 strong (drawn only)."""
 
     def __post_init__(self) -> None:
-        """Refuse sizes that cannot fit a cell."""
+        """Refuse sizes that cannot fit a cell, colours that are not BGR, grain out of 0..1."""
         for name in ("side_ratio", "star_ratio"):
             value = getattr(self, name)
             if not 0.2 <= value <= 1.0:
                 raise ValueError(f"TileLook.{name} is {value}; it must lie in [0.2, 1.0]")
+        for name in ("face", "ink", "back", "star", "back_line", "star_mark"):
+            colour = getattr(self, name)
+            if colour is not None and (
+                len(colour) != 3 or not all(0 <= int(v) <= 255 for v in colour)
+            ):
+                raise ValueError(f"TileLook.{name} is {colour}; expected three values 0..255 (BGR)")
+        if not 0.0 <= self.grain <= 1.0:
+            raise ValueError(f"TileLook.grain is {self.grain}; it must lie in [0, 1]")
+
+    def back_line_bgr(self) -> BGR:
+        """The colour of the inset line on a tile's back."""
+        if self.back_line is not None:
+            return self.back_line
+        return tuple(min(255, int(channel * 1.35) + 20) for channel in self.back)  # type: ignore[return-value]
+
+    def star_mark_bgr(self) -> BGR:
+        """The colour of the star drawn on a star token."""
+        if self.star_mark is not None:
+            return self.star_mark
+        return tuple(int(channel * 0.55) for channel in self.star)  # type: ignore[return-value]
 
 
 REFERENCE_LOOK = TileLook()
+
+DEVELOPMENT_LOOKS: tuple[TileLook, ...] = (
+    TileLook(face=(122, 170, 212), back=(70, 98, 140), star=(40, 190, 235), grain=0.8),
+    TileLook(
+        face=(208, 232, 242), back=(48, 44, 168), star=(200, 200, 205), star_mark=(40, 40, 170)
+    ),
+    TileLook(
+        face=(236, 236, 232),
+        ink=(60, 30, 20),
+        back=(150, 60, 30),
+        star=(30, 30, 32),
+        star_mark=(50, 200, 240),
+    ),
+    TileLook(
+        face=(95, 150, 200),
+        ink=(20, 20, 22),
+        back=(45, 45, 48),
+        back_line=(70, 70, 74),
+        star=(60, 60, 200),
+        grain=0.5,
+    ),
+    TileLook(face=(190, 225, 240), back=(60, 130, 60), star=(40, 190, 235), grain=0.3),
+)
+"""Other tile sets our renderer draws to develop and test the teach step on (never the held-out
+renderer's): wood with a stained back, ivory with a red back and a silver token, white plastic
+with a blue back and a black token, dark wood with a black back, pale wood with a green back."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +221,7 @@ def _letter_tile(letter: str, side_px: int, font: Font, look: TileLook) -> np.nd
     shape = _rounded_square_mask(big)
     colour = np.empty((big, big, 3), np.float32)
     colour[:] = look.face
+    colour = _grained(colour, look.grain, ord(letter))
     rim = shape.astype(np.float32) - cv2.erode(shape, _disk(max(1, big // 28))).astype(np.float32)
     colour *= 1.0 - 0.12 * (rim[..., None] / 255.0)
     ink = _glyph_on_tile(letter, big, font) / 255.0
@@ -182,12 +235,12 @@ def _tile_back(side_px: int, look: TileLook) -> np.ndarray:
     shape = _rounded_square_mask(big)
     colour = np.empty((big, big, 3), np.uint8)
     colour[:] = look.back
-    lighter = tuple(min(255, int(channel * 1.35) + 20) for channel in look.back)
+    lighter = tuple(int(v) for v in look.back_line_bgr())
     inset = big // 7
     stroke = max(1, big // 30)
     cv2.rectangle(colour, (inset, inset), (big - 1 - inset, big - 1 - inset), lighter, stroke)
     cv2.circle(colour, (big // 2, big // 2), big // 8, lighter, stroke, cv2.LINE_AA)
-    return _shrink(colour.astype(np.float32), shape, side_px)
+    return _shrink(_grained(colour.astype(np.float32), look.grain, 1), shape, side_px)
 
 
 def _star_token(side_px: int, look: TileLook) -> np.ndarray:
@@ -198,7 +251,7 @@ def _star_token(side_px: int, look: TileLook) -> np.ndarray:
     cv2.circle(shape, (big // 2, big // 2), big // 2 - 1, 255, -1, cv2.LINE_AA)
     colour = np.empty((big, big, 3), np.uint8)
     colour[:] = look.star
-    darker = tuple(int(channel * 0.55) for channel in look.star)
+    darker = tuple(int(v) for v in look.star_mark_bgr())
     outer, inner = 0.40 * big, 0.16 * big
     points = []
     for index in range(10):
@@ -208,6 +261,27 @@ def _star_token(side_px: int, look: TileLook) -> np.ndarray:
     polygon = np.round(np.array(points) * 16).astype(np.int32)
     cv2.fillPoly(colour, [polygon], darker, cv2.LINE_AA, shift=4)
     return _shrink(colour.astype(np.float32), shape, side_px)
+
+
+GRAIN_DEPTH = 0.16
+"""The darkest streak of the strongest grain darkens the wood by this share."""
+
+
+def _grained(colour: np.ndarray, grain: float, seed: int) -> np.ndarray:
+    """``colour`` (float BGR, square) with wood grain of strength ``grain``: long streaks
+    along one direction, slightly wavy, darker and lighter (each tile its own, by ``seed``)."""
+    if grain <= 0:
+        return colour
+    side = colour.shape[0]
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(0.0, 1.0, (side, max(4, side // 8))).astype(np.float32)
+    noise = cv2.resize(noise, (side, side), interpolation=cv2.INTER_CUBIC)
+    streaks = cv2.GaussianBlur(noise, (0, 0), sigmaX=side / 6, sigmaY=side / 90)
+    rows = np.arange(side, dtype=np.float32)[:, None]
+    wave = np.sin(rows / side * rng.uniform(8, 16) + streaks * 2.0)
+    gain = 1.0 - grain * GRAIN_DEPTH * (0.5 + 0.5 * wave)
+    gain *= 1.0 + 0.5 * grain * GRAIN_DEPTH * streaks / max(float(streaks.std()), 1e-6)
+    return np.clip(colour * gain[..., None], 0, 255)
 
 
 def _shrink(colour: np.ndarray, shape: np.ndarray, side_px: int) -> np.ndarray:
