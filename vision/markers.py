@@ -5,7 +5,10 @@ at a reduced size and the corners refined at full resolution, which keeps a
 1080p frame about as cheap as a 640x480 one. Markers seen in the previous frame
 are looked for only around their last places (the camera of a table rarely
 moves); a whole frame is first searched quickly (small, one threshold window)
-and thoroughly only when that misses a marker. Three markers are enough to fit
+and thoroughly only when that misses a marker, and at full resolution when
+both miss one (a small board under hard light: around where the markers found
+place the missing ones). Each cell's bit is read from its middle only, as the
+edges of a small, blurred marker's cells bleed into each other. Three markers are enough to fit
 the board (a hand resting on the fourth): the result says which one is missing.
 """
 
@@ -27,6 +30,12 @@ TRACK_SIDE = 40.0
 """Marker side (pixels) the tracker searches at: larger markers are looked for scaled down."""
 TRACK_MARGIN = 0.5
 """How far (in marker sides) beyond its last place the tracker looks for a marker."""
+CELL_MARGIN = 0.25
+"""Share of each marker cell's side left out at each edge when its bit is read (OpenCV's
+default is 0.13): a small marker, blurred, bleeds light across its cells' edges (most under
+bright light, clipped only after the lens blurred it), so only each cell's middle is read."""
+FULL_MARGIN = 1.0
+"""How far (in marker sides) beyond its predicted place the full-resolution search looks."""
 MIN_MARKERS = 3
 """Fewest markers the board's homography is fitted to (their 12 corners fix it)."""
 
@@ -66,6 +75,7 @@ class MarkerDetector:
         parameters.adaptiveThreshWinSizeMax = 23
         parameters.adaptiveThreshWinSizeStep = 8
         parameters.minMarkerPerimeterRate = 0.04
+        parameters.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
         self._detector = cv2.aruco.ArucoDetector(dictionary(), parameters)
         self._tracker = cv2.aruco.ArucoDetector(dictionary(), _tracking_parameters())
         self._refine = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
@@ -81,7 +91,44 @@ class MarkerDetector:
         quick = self._search(gray, QUICK_SIDE / min(gray.shape[:2]), self._tracker)
         if len(quick) == len(self.geometry.markers):
             return quick
-        return quick | self._search(gray, DETECT_WIDTH / gray.shape[1], self._detector)
+        found = quick | self._search(gray, DETECT_WIDTH / gray.shape[1], self._detector)
+        if len(found) == len(self.geometry.markers) or gray.shape[1] <= DETECT_WIDTH:
+            return found
+        return found | self._full_resolution(gray, found)
+
+    def _full_resolution(self, gray: np.ndarray, found: dict[int, np.ndarray]):
+        """The markers the scaled searches missed, looked for at full resolution.
+
+        A small board in a large frame under hard light or a noisy sensor has
+        markers of a few pixels per cell once scaled down. Where the markers
+        found place the missing ones (two or more fix a homography), only
+        crops around those places are searched (a hand resting on a marker
+        costs little); else the whole frame.
+        """
+        missing = [i for i in self.geometry.marker_ids() if i not in found]
+        predicted = self._predicted(found, missing)
+        if predicted is None:
+            return self._search(gray, 1.0, self._detector)
+        extra: dict[int, np.ndarray] = {}
+        for marker_id, corners in predicted.items():
+            x0, y0, x1, y1 = _box_around(corners, gray.shape, FULL_MARGIN)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            crop = self._search(gray[y0:y1, x0:x1], 1.0, self._detector)
+            if marker_id in crop:
+                extra[marker_id] = crop[marker_id] + np.array([x0, y0])
+        return extra
+
+    def _predicted(self, found: dict[int, np.ndarray], missing: list[int]):
+        """Where the missing markers should be, from the found ones (None: too few found)."""
+        if len(found) < 2:
+            return None
+        board = np.concatenate([self.geometry.marker_corners(i) for i in found])
+        image = np.concatenate(list(found.values()))
+        homography, _ = cv2.findHomography(board, image, 0)
+        if homography is None or not np.all(np.isfinite(homography)):
+            return None
+        return {i: project(homography, self.geometry.marker_corners(i)) for i in missing}
 
     def _search(self, gray: np.ndarray, scale: float, detector) -> dict[int, np.ndarray]:
         """The board's markers found by ``detector`` at ``scale`` (at most 1), refined."""
@@ -201,6 +248,7 @@ def _tracking_parameters() -> cv2.aruco.DetectorParameters:
     parameters.adaptiveThreshWinSizeMin = 15
     parameters.adaptiveThreshWinSizeMax = 15
     parameters.minMarkerPerimeterRate = 0.04
+    parameters.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     return parameters
 
 
