@@ -28,6 +28,14 @@ likelihood is mixed with the place's "none of them" likelihood
 (:data:`OUTLIER_SHARE`), so one glint or a passing shadow cannot outweigh the
 other frames, and a place covered in a frame weighs for no explanation then.
 
+Some places change on their own, in ways too many to list as whole positions (C.O.G.'s
+tiles: any reserve tile may go to any grid cell, a reserve is laid in any order): the
+adapter names them :attr:`Explanations.free`, each with the classes the game allows there
+(the letters its reserve holds, the bag's remaining letters). Each such place takes the
+allowed class its evidence favours, and must single it out from the other allowed ones
+(by ``bound`` in sum and :data:`FREE_MEAN` a frame); a class the game does not allow is
+committed only as seen, when the evidence is clear of every class.
+
 Game-neutral: places and classes are whatever a reader names (a peg and a cog
 colour, a tile slot and a letter, a card zone and a tag), and the adapter's
 explanations use the same names. :class:`StillBoardJudge` keeps the evidence
@@ -68,6 +76,10 @@ every frame would otherwise add up to certainty)."""
 HIDDEN_MARGIN = 2.0
 """Nats by which "none of the classes" must beat every class for a place to count as having
 something over it in a frame (a shadow or a glint only leaves a peg doubtful)."""
+FREE_MEAN = 1.0
+"""Nats per frame, on average, by which a free place's class must lead the other classes the
+game allows there (besides ``bound`` in sum): a letter misread alike in every frame of a long
+window does not add up to certainty."""
 BOUND = 12.0
 """Default: nats of summed log likelihood the best explanation must lead the runner-up by."""
 PLACE_BOUND = 12.0
@@ -113,10 +125,15 @@ class Explanation:
 @dataclass(frozen=True)
 class Explanations:
     """What the adapter says may follow: the game's position (``base``, every place it
-    expects anything of) and the explanations, each as changes from it."""
+    expects anything of) and the explanations, each as changes from it.
+
+    ``free`` are places whose class may change on their own, whatever the explanation, to
+    any of the classes given (or stay as an explanation has them): see the module docstring.
+    """
 
     base: Mapping[Place, Label]
     options: Sequence[Explanation]
+    free: Mapping[Place, tuple[Label, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -249,6 +266,8 @@ class _Compiled:
     """Per change (all options' changes in a row), the option it belongs to."""
     rows: np.ndarray
     columns: np.ndarray
+    allowed: np.ndarray | None = None
+    """(places, classes): the classes each free place may take (None: no free place)."""
 
 
 def _compile(
@@ -256,14 +275,19 @@ def _compile(
 ) -> _Compiled:
     row_of = {place: i for i, place in enumerate(places)}
     column_of = {label: i for i, label in enumerate(classes)}
+    free = explanations.free
     base = np.full(len(places), -1)
     for place, label in explanations.base.items():
-        if place in row_of:
+        if place in row_of and place not in free:
             base[row_of[place]] = _column(column_of, label)
     owner, rows, columns, kept = [], [], [], []
     seen: set[frozenset] = set()
     for option in explanations.options:
-        changes = {p: c for p, c in option.changes.items() if explanations.base.get(p) != c}
+        changes = {
+            p: c
+            for p, c in option.changes.items()
+            if explanations.base.get(p) != c and p not in free
+        }
         key = frozenset(changes.items())
         if key in seen:
             continue  # the same position twice: the first names it
@@ -274,9 +298,37 @@ def _compile(
                 rows.append(row_of[place])
                 columns.append(_column(column_of, label))
         kept.append(option)
+    allowed = _allowed(explanations, row_of, column_of, len(classes)) if free else None
     return _Compiled(
-        base, tuple(kept), np.array(owner, int), np.array(rows, int), np.array(columns, int)
+        base,
+        tuple(kept),
+        np.array(owner, int),
+        np.array(rows, int),
+        np.array(columns, int),
+        allowed,
     )
+
+
+def _allowed(
+    explanations: Explanations,
+    row_of: Mapping[Place, int],
+    column_of: Mapping[Label, int],
+    count: int,
+) -> np.ndarray:
+    """(places, classes): each free place's allowed classes, with its class in the base and in
+    every explanation; every class at the other places."""
+    allowed = np.ones((len(row_of), count), bool)
+    for place, labels in explanations.free.items():
+        if place not in row_of:
+            continue
+        row = row_of[place]
+        allowed[row] = False
+        named = [*labels, *(o.changes[place] for o in explanations.options if place in o.changes)]
+        if place in explanations.base:
+            named.append(explanations.base[place])
+        for label in named:
+            allowed[row, _column(column_of, label)] = True
+    return allowed
 
 
 def _column(column_of: Mapping[Label, int], label: Label) -> int:
@@ -327,11 +379,15 @@ def _decide(  # noqa: PLR0917
     order = np.argsort(-scores, kind="stable")
     first = compiled.options[order[0]]
     position = _position(first, explanations.base, places)
+    unclear = _choose_free(evidence, compiled.allowed, position, bound)
     leader = np.array([_index(classes, position.get(p)) for p in places])
     contradicted = _contradicted(evidence, leader, place_bound)
     if contradicted.any():
         decision = _as_seen(evidence, position, first, place_bound, contradicted)
-        return _covered(decision, evidence, before)
+        return _covered(_unclear_free(decision, unclear, contradicted, places), evidence, before)
+    if unclear.any():
+        deciding = tuple(p for p, flag in zip(places, unclear, strict=True) if flag)
+        return Decision(DecisionKind.UNSURE, first, position, None, 0.0, deciding)
     if len(order) == 1:
         decision = Decision(DecisionKind.COMMIT, first, position, None, math.inf)
         return _covered(decision, evidence, before)
@@ -343,6 +399,42 @@ def _decide(  # noqa: PLR0917
     other = _position(second, explanations.base, places)
     deciding = tuple(p for p in places if position.get(p) != other.get(p))
     return Decision(DecisionKind.UNSURE, first, position, second, margin, deciding)
+
+
+def _choose_free(
+    evidence: StillEvidence, allowed: np.ndarray | None, position: dict[Place, Label], bound: float
+) -> np.ndarray:
+    """Set each free place of ``position`` to the allowed class its evidence favours; return
+    the free places whose class is not clear of the other allowed ones (see :data:`FREE_MEAN`).
+    """
+    total = evidence.total
+    assert total is not None
+    if allowed is None:
+        return np.zeros(len(total), bool)
+    free = ~allowed.all(axis=1)
+    masked = np.where(allowed, total, -np.inf)
+    best = masked.argmax(axis=1)
+    ordered = np.sort(masked, axis=1)
+    with np.errstate(invalid="ignore"):
+        margin = (
+            ordered[:, -1] - ordered[:, -2] if total.shape[1] > 1 else np.full(len(total), np.inf)
+        )
+    margin = np.nan_to_num(margin, nan=np.inf)
+    for row in np.flatnonzero(free):
+        position[evidence.places[row]] = evidence.classes[best[row]]
+    clear = (margin >= bound) & (margin >= FREE_MEAN * evidence.frames)
+    return free & ~clear
+
+
+def _unclear_free(
+    decision: Decision, unclear: np.ndarray, contradicted: np.ndarray, places: tuple[Place, ...]
+) -> Decision:
+    """An as-seen decision is unsure while a free place it did not take as seen is unclear."""
+    left = unclear & ~contradicted
+    if not decision.committed or not left.any():
+        return decision
+    deciding = tuple(p for p, flag in zip(places, left, strict=True) if flag)
+    return dataclasses.replace(decision, kind=DecisionKind.UNSURE, deciding=deciding)
 
 
 def _covered(
@@ -372,7 +464,8 @@ def _with_committed(
             base = dict(committed)
         changes = {p: c for p, c in committed.items() if base.get(p) != c}
         options.append(Explanation(ExplanationKind.AS_COMMITTED, changes, "as committed"))
-    return Explanations(base, tuple(options))
+    free = explanations.free if explanations is not None else {}
+    return Explanations(base, tuple(options), free)
 
 
 def _scores(total: np.ndarray, compiled: _Compiled) -> np.ndarray:

@@ -425,7 +425,14 @@ class Runtime:
                 explain=self._explanations,
             )
         if readers == {PRINTED_PARTS}:
-            return PartsSight(self.offer, part, self.clock, regions, self._parts_reader)
+            return PartsSight(
+                self.offer,
+                part,
+                self.clock,
+                regions,
+                self._parts_reader,
+                explain=self._explanations,
+            )
         if readers == {CARD_MAT}:
             return CardsSight(self.offer, part, self.clock, regions, self._cards_reader)
         raise UserError(

@@ -186,3 +186,21 @@ def test_an_explanation_of_a_class_the_reader_cannot_see_is_refused() -> None:
     impossible = Explanation(ExplanationKind.LEGAL, {"a": "green"})
     with pytest.raises(ValueError, match="green"):
         decide(_still(_frame({})), _game(impossible))
+
+
+def test_a_free_place_takes_the_class_the_game_allows_that_its_evidence_favours() -> None:
+    free = Explanations(
+        BASE, (Explanation(ExplanationKind.UNCHANGED, {}),), {"b": ("empty", "red")}
+    )
+    leaning_blue = np.array([[0.0, -6.0, -6.0]] * 4)
+    leaning_blue[1] = (-9.0, -1.0, 0.0)  # b: blue a little likelier than red; blue not allowed
+    decision = decide(_still(*[PlaceEvidence(PLACES, CLASSES, leaning_blue)] * 13), free)
+    assert decision.kind is DecisionKind.COMMIT
+    assert decision.position["b"] == "red"
+    doubtful = leaning_blue.copy()
+    doubtful[1] = (-0.2, 0.0, -9.0)  # red or empty: both allowed, too close
+    decision = decide(_still(*[PlaceEvidence(PLACES, CLASSES, doubtful)] * 13), free)
+    assert decision.kind is DecisionKind.UNSURE and decision.deciding == ("b",)
+    blue = decide(_still(*[_frame({"b": "blue"})] * 3), free)
+    assert blue.committed and blue.position["b"] == "blue"
+    assert blue.explanation is not None and blue.explanation.kind is ExplanationKind.OTHER

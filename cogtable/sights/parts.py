@@ -4,6 +4,11 @@ Read together by :class:`vision.parts.reader.PartsReader` and settled part by pa
 hand over one mat holds back only that mat: a part that settles with a change sends the
 table every part's latest committed reading (:class:`~cogtable.inputs.BoardSettled`),
 once every part has been committed once.
+
+With the game's explanations (``explain``: places named ``(part, place)``) each part's
+settling filter commits what the commit decision singles out
+(:mod:`cogtable.commit_decision`) from the evidence of all its still frames
+(:mod:`cogtable.sights.part_evidence`), weighed against the explanations of that part.
 """
 
 from __future__ import annotations
@@ -15,8 +20,10 @@ from typing import Any
 import numpy as np
 
 from cogtable.camera_picture import CameraPicture
+from cogtable.commit_decision import Explanation, Explanations, StillBoardJudge
 from cogtable.inputs import BoardSettled, BoardUnsettled
 from cogtable.sights.camera import CameraPart, Offer
+from cogtable.sights.part_evidence import PartEvidence
 from cogtable.tables.base import CameraRegion
 from vision.parts.reader import TableReading
 from vision.peg_disk.overlay import draw_parts_reading
@@ -41,9 +48,39 @@ class PartsSight:
     sent: bool = False
     reader: Any = None
     picture: CameraPicture | None = None
+    explain: Callable[[], Explanations | None] | None = None
+    """The game's explanations of what the parts may show next, places named ``(part,
+    place)`` (see the module docstring); None: every place of one frame must be certain."""
+    judges: dict[str, StillBoardJudge] = field(init=False)
+    _parts: tuple[Explanations | None, dict[str, Explanations]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.settles = {region.name: SettlingFilter(clock=self.clock) for region in self.regions}
+        self._parts = (None, {})
+        self.judges = {}
+        self.settles = {}
+        for region in self.regions:
+            judge = None
+            if self.explain is not None and region.layout is not None:
+                judge = StillBoardJudge(
+                    lambda name=region.name: self._explanations_of(name),
+                    PartEvidence(region.layout),
+                )
+                self.judges[region.name] = judge
+            self.settles[region.name] = SettlingFilter(clock=self.clock, judge=judge)
+
+    def _explanations_of(self, name: str) -> Explanations | None:
+        """The game's explanations restricted to one part, the same object while the game's
+        are (so each judge compiles them once)."""
+        assert self.explain is not None
+        explained = self.explain()
+        if explained is None:
+            return None
+        if self._parts[0] is not explained:
+            self._parts = (explained, {})
+        parts = self._parts[1]
+        if name not in parts:
+            parts[name] = part_explanations(explained, name)
+        return parts[name]
 
     def see(self, grabbed: Any, seen_at: float) -> None:
         """Read (unless the truth camera did) and settle each part; tell the table what changed."""
@@ -100,10 +137,16 @@ class PartsSight:
         return False
 
     def _why(self, name: str) -> str:
-        """A part's state, and what its filter waits for when that says more (a tile unread)."""
+        """A part's state, and what its filter waits for when that says more (a tile unread,
+        places whose evidence does not yet single out what they show)."""
         message = self.messages.get(name, "")
         if message.startswith("cannot read"):
             return f"{name}: {message}"
+        judge = self.judges.get(name)
+        if self.states[name] is BoardState.UNSURE and judge is not None and judge.last.deciding:
+            places = ", ".join(str(place) for place in judge.last.deciding[:6])
+            more = " ..." if len(judge.last.deciding) > 6 else ""
+            return f"{name}: cannot read {name} places {places}{more} for sure yet"
         return f"{name}: {self.states[name].value}"
 
     def _wait(self, reason: str | None) -> None:
@@ -116,3 +159,25 @@ class PartsSight:
     def idle(self) -> None:
         """The game changed: everything is read afresh."""
         self.sent = False
+
+
+def part_explanations(explained: Explanations, part: str) -> Explanations:
+    """The explanations of the places ``(part, place)`` of one part, named by ``place``.
+
+    Explanations that differ only on other parts are one here (the first names it), so a
+    change on a mat never leaves the board's judge unsure between two equal positions.
+    """
+    base = {place: label for (owner, place), label in explained.base.items() if owner == part}
+    free = {place: labels for (owner, place), labels in explained.free.items() if owner == part}
+    options, seen = [], set()
+    for option in explained.options:
+        changes = {
+            place: label
+            for (owner, place), label in option.changes.items()
+            if owner == part and base.get(place) != label
+        }
+        key = frozenset(changes.items())
+        if key not in seen:
+            seen.add(key)
+            options.append(Explanation(option.kind, changes, option.name))
+    return Explanations(base, tuple(options), free)

@@ -25,6 +25,10 @@ game, place by place, and explained (docs/ARCHITECTURE.md, "Reading the physical
   not yet moved) is shown, not refused: the status says what to put where,
   and a pawn that is not where it must go blinks its space on the track.
 
+What the camera may see next, for the commit decision, is in
+:mod:`cogtable.tables.cog.explain`; Phase IV's mat changes in :mod:`cogtable.tables.cog.words`;
+the LEDs in :mod:`cogtable.tables.cog.leds`.
+
 Cabinet-card draws and every other choice (activations, item cards, the
 limits of Phase V) go to the console. Victory points are never shown.
 """
@@ -32,47 +36,38 @@ limits of Phase V) go to the console. Victory points are never shown.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cogtable.commit_decision import Explanations
 from cogtable.tables.base import (
-    AMBER,
-    DIM,
     PRINTED_PARTS,
-    RED,
     CameraRegion,
     Scene,
     TableAdapter,
     Verdict,
 )
+from cogtable.tables.cog.explain import PLACEMENTS, draw_place, explanations
+from cogtable.tables.cog.leds import placement_space, show_clock, show_pawns, show_spaces
 from cogtable.tables.cog.parts import (
     BOARD,
     EDGES,
     PIECE_COLOURS,
     Observation,
-    cell_name,
     cog_led,
     cog_space,
     die_slot_of,
     expected_contents,
     expected_view,
-    is_cell,
     mat_name,
     part_layouts,
     seen_contents,
 )
 from cogtable.tables.cog.terminal import render
+from cogtable.tables.cog.words import MAT_CHANGES, mat_change, reserve_words, try_action, word
 from games.cog.actions import (
-    Deconstruct,
     DrawLetter,
-    LettersForStar,
-    MakeCellWild,
-    MakeWild,
-    ReturnLetter,
-    ReturnStar,
     RollDie,
-    StarsForLetter,
     TakeCard,
     TakeCentre,
     TakeDie,
@@ -81,24 +76,18 @@ from games.cog.actions import (
 )
 from games.cog.edition import load_edition
 from games.cog.effects import (
-    CentreLetter,
     Choice,
     DieRoll,
     Effect,
     LetterDraw,
     LetterFor,
     PickCentre,
-    SlotLetter,
 )
-from games.cog.grid import line_through
 from games.cog.state import CogState
-from games.core import CHANCE, Action, IllegalAction, Request, State
-from hardware.leds import Frame, blink
+from games.core import CHANCE, Action, Request, State
+from hardware.leds import Frame
 from vision.layout import EMPTY, LETTERS, WILD, pawn_colours
 
-PLACEMENTS = (TakeLetters, TakeCard, TakeDie, TakeTurnOrder)
-MAT_CHANGES = (ReturnLetter, ReturnStar, LettersForStar, StarsForLetter, MakeWild, MakeCellWild)
-"""Actions the camera recognises by the mat they leave (reserve, stars, a tile turned over)."""
 SEGMENTS = ("cog-spaces", "track", "clock")
 """The LED segments C.O.G. draws on where the profile has them (none is required)."""
 
@@ -168,6 +157,12 @@ class CogAdapter(TableAdapter):
                 return verdict
         return _out_of_sync(state, seen)
 
+    def explanations(self, state: State, before: State | None) -> Explanations:
+        """What the board and mats may show next, for the commit decision
+        (:mod:`cogtable.tables.cog.explain`; places named ``(part, place)``)."""
+        assert isinstance(state, CogState)
+        return explanations(state, before if isinstance(before, CogState) else None)
+
     def differing(self, state: State, observation: Any) -> tuple[int, ...]:
         """The cog spaces where the board differs from the game (mats are named in the status)."""
         assert isinstance(state, CogState)
@@ -188,7 +183,7 @@ class CogAdapter(TableAdapter):
 
     def places_of(self, action: Action) -> tuple[int, ...]:
         """The cog space a placement took, to flash green."""
-        edge_slot = _placement_space(action)
+        edge_slot = placement_space(action)
         return (cog_led(*edge_slot),) if edge_slot else ()
 
     # -- LEDs ----------------------------------------------------------------------------
@@ -198,9 +193,9 @@ class CogAdapter(TableAdapter):
         assert isinstance(state, CogState)
         leds = super().frame(state, scene, template)  # whose turn, who is asked, who won
         if not state.is_over():
-            _show_clock(leds, state)
-            _show_pawns(leds, state, scene)
-            _show_spaces(leds, state, scene)
+            show_clock(leds, state)
+            show_pawns(leds, state, scene)
+            show_spaces(leds, state, scene)
         return leds
 
 
@@ -259,7 +254,7 @@ def _explain(state: CogState, seen: Observation, asked: Sequence[Request]) -> Ve
         return _chance(state, seen, asked) if asked else None
     refusals = []
     for player in state.to_act():
-        for explainer in (_placement, _centre_taken, _mat_change, _word):
+        for explainer in (_placement, _centre_taken, mat_change, word):
             verdict = explainer(state, seen, player)
             if verdict is not None and verdict.kind in ("move", "choose"):
                 return verdict
@@ -275,11 +270,13 @@ def _chance(state: CogState, seen: Observation, asked: Sequence[Request]) -> Ver
         return None
     if isinstance(head, DieRoll):
         value = seen[BOARD].get(die_slot_of(state, head.die), EMPTY)
-        return _try(state, RollDie(player=CHANCE, value=int(value))) if value.isdigit() else None
+        return (
+            try_action(state, RollDie(player=CHANCE, value=int(value))) if value.isdigit() else None
+        )
     letter = _drawn_letter(state, seen, head)
     if letter == WILD:
         return Verdict("illegal", reason="lay the drawn letter face up, then turn it over")
-    return None if letter is None else _try(state, DrawLetter(player=CHANCE, letter=letter))
+    return None if letter is None else try_action(state, DrawLetter(player=CHANCE, letter=letter))
 
 
 def _drawn_letter(state: CogState, seen: Observation, head: Effect) -> str | None:
@@ -290,31 +287,13 @@ def _drawn_letter(state: CogState, seen: Observation, head: Effect) -> str | Non
             - expected_contents(state, head.player).reserve
         )
         return next(iter(extra)) if sum(extra.values()) == 1 else None
-    place = _draw_place(state, head)
+    place = draw_place(state)
+    if place is None:
+        return None
     label = seen[BOARD].get(place, EMPTY)
     return (
         label if label in (*LETTERS, WILD) and expected_view(state)[BOARD][place] != label else None
     )
-
-
-def _draw_place(state: CogState, head: Effect) -> str:
-    if isinstance(head, SlotLetter):
-        return f"top{head.slot + 1}-{len(state.top[head.slot]) + 1}"
-    if isinstance(head, CentreLetter):
-        return f"centre{head.square + 1}"
-    return f"bonus{state.num_players}"
-
-
-def _try(state: CogState, action: Action, places: tuple[int, ...] = ()) -> Verdict:
-    """``action`` if the engine takes it; else refused with the engine's reason."""
-    try:
-        state.clone().apply(action)
-    except IllegalAction as error:
-        return Verdict("illegal", action=action, places=places, reason=str(error))
-    return Verdict("move", action=action, reason=action.safe_notation())
-
-
-# -- Phase II: cogs ---------------------------------------------------------------
 
 
 def _cog_labels(view: Mapping[str, str]) -> dict[str, str]:
@@ -351,7 +330,7 @@ def _placement(state: CogState, seen: Observation, player: int) -> Verdict | Non
 def _placements_seen(matching: list[Action]) -> Verdict:
     """One placement: the move; several (with or without a star power): a choice."""
     plain = matching[0]
-    space = _placement_space(plain)
+    space = placement_space(plain)
     led = (cog_led(*space),) if space else ()
     if len(matching) == 1:
         return Verdict("move", action=plain, reason=plain.safe_notation())
@@ -375,7 +354,7 @@ def _refused_placement(state: CogState, player: int, space: str, led: tuple[int,
     plain = _plain_placement(state, player, space)
     if plain is None:
         return Verdict("illegal", places=led, reason=f"{space} is not a space in this game")
-    verdict = _try(state, plain, led)
+    verdict = try_action(state, plain, led)
     if verdict.kind == "move":  # legal alone, but the rest of the board does not follow
         return Verdict(
             "illegal", action=plain, places=led, reason="move the other cogs back as they were"
@@ -415,16 +394,6 @@ def _cog_leds(places: Sequence[tuple[str, str]]) -> tuple[int, ...]:
     )
 
 
-def _placement_space(action: Action) -> tuple[str, int] | None:
-    if isinstance(action, TakeLetters):
-        return ("top", action.slot)
-    if isinstance(action, TakeCard):
-        return ("cabinet", action.slot)
-    if isinstance(action, TakeTurnOrder):
-        return ("turn", action.position)
-    return None  # a die's cog space depends on the game's dice: not flashed
-
-
 def _centre_taken(state: CogState, seen: Observation, player: int) -> Verdict | None:
     """A letter lifted off a centre square when the player must take one (a plus icon)."""
     if not isinstance(state.waiting(), PickCentre):
@@ -433,167 +402,11 @@ def _centre_taken(state: CogState, seen: Observation, player: int) -> Verdict | 
     for square in range(len(state.centre)):
         place = f"centre{square + 1}"
         if expected[place] and not seen[BOARD].get(place):
-            return _try(state, TakeCentre(player=player, square=square))
+            return try_action(state, TakeCentre(player=player, square=square))
     return None
 
 
 # -- Phase IV: words -------------------------------------------------------------------
-
-
-def _mat_change(state: CogState, seen: Observation, player: int) -> Verdict | None:
-    """A change of the reserve, the stars or a tile turned over that one legal action explains.
-
-    Returning a letter or a star, trading letters for a star or stars for a
-    letter, turning a tile face down with a star: each is recognised by the
-    mat it leaves, compared with the mat each such legal action would leave.
-    """
-    mat = seen[mat_name(player)]
-    if _mat_matches(state, player, mat):
-        return None
-    matching = [
-        action
-        for action in state.legal_actions(player)
-        if isinstance(action, MAT_CHANGES) and _mat_matches(_after(state, action), player, mat)
-    ]
-    if len(matching) == 1:
-        return Verdict("move", action=matching[0], reason=matching[0].safe_notation())
-    if matching:
-        choices = " or ".join(action.safe_notation() for action in matching)
-        return Verdict("choose", options=tuple(matching), reason=f"type {choices}")
-    return None
-
-
-def _after(state: CogState, action: Action) -> CogState:
-    twin = state.clone()
-    twin.apply(action)
-    return twin
-
-
-def _mat_matches(state: CogState, player: int, mat: Mapping[str, str]) -> bool:
-    """Whether a mat reading shows ``player``'s grid, reserve and stars as ``state`` has them."""
-    grid = expected_view(state)[mat_name(player)]
-    same_grid = all(mat.get(name, EMPTY) == label for name, label in grid.items())
-    return same_grid and seen_contents(mat) == expected_contents(state, player)
-
-
-def _word(state: CogState, seen: Observation, player: int) -> Verdict | None:
-    """New tiles on ``player``'s grid spell a word; tiles taken off deconstruct one.
-
-    Words are laid in Phase IV; a word may be taken off whenever the player
-    may act.
-    """
-    expected = expected_view(state)[mat_name(player)]
-    mat = seen[mat_name(player)]
-    cells = [name for name in expected if is_cell(name)]
-    added = [name for name in cells if mat.get(name, EMPTY) and not expected[name]]
-    removed = [name for name in cells if expected[name] and not mat.get(name, EMPTY)]
-    changed = [
-        name
-        for name in cells
-        if expected[name] and mat.get(name, EMPTY) and mat[name] != expected[name]
-    ]
-    if changed:
-        return _word_refused(state, player, f"{_cells(changed)} changed: put the tiles back")
-    if added and not removed and state.phase == "construct":
-        return _new_word(state, seen, player, [_cell_of(name) for name in added])
-    if removed and not added:
-        return _deconstruction(state, player, {_cell_of(name) for name in removed})
-    return None
-
-
-def _cell_of(name: str) -> tuple[int, int]:
-    row, col = name[1:].split("c")
-    return int(row) - 1, int(col) - 1
-
-
-def _cells(names: Sequence[str]) -> str:
-    return ", ".join(names)
-
-
-def _word_refused(
-    state: CogState, player: int, reason: str, action: Action | None = None
-) -> Verdict:
-    """Refused on ``player``'s mat: their seat LED blinks red (``other_places``: the seat)."""
-    return Verdict(
-        "illegal",
-        action=action,
-        reason=f"{state.player_name(player)}'s grid: {reason}",
-        other_places=(("seats", (player,)),),
-    )
-
-
-def _new_word(
-    state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
-) -> Verdict:
-    """The permitted words the new tiles and the grid's tiles spell in one line."""
-    line = line_through(_seen_cells(seen, player), added)
-    if line is None:
-        return _word_refused(
-            state, player, f"{_cells([cell_name(*c) for c in added])} are not in one row or column"
-        )
-    candidates = state.words_from_tiles(player, line)
-    if not candidates:
-        shown = "".join(tile if tile in LETTERS else "?" for tile, _ in line.tiles)
-        return _word_refused(state, player, f"{shown} is no permitted word")
-    verdicts = [_try_word(state, seen, player, action) for action in candidates]
-    legal = [verdict.action for verdict in verdicts if verdict.kind == "move" and verdict.action]
-    if len(legal) == 1:
-        return Verdict("move", action=legal[0], reason=legal[0].safe_notation())
-    if legal:
-        return Verdict(
-            "choose",
-            options=tuple(legal),
-            reason="the wild tiles spell " + " or ".join(a.safe_notation() for a in legal),
-        )
-    return verdicts[0]
-
-
-def _seen_cells(seen: Observation, player: int) -> dict[tuple[int, int], str | None]:
-    """The grid cells of ``player``'s mat that hold a tile: its letter, None face down."""
-    mat = seen[mat_name(player)]
-    return {
-        _cell_of(name): None if label == WILD else label
-        for name, label in mat.items()
-        if is_cell(name) and label
-    }
-
-
-def _try_word(state: CogState, seen: Observation, player: int, action: Action) -> Verdict:
-    """The word if the engine takes it and the reserve gave exactly its tiles."""
-    verdict = _try(state, action)
-    if verdict.kind != "move":
-        return _word_refused(state, player, verdict.reason, action)
-    twin = state.clone()
-    twin.apply(action)
-    held = seen_contents(seen[mat_name(player)]).reserve
-    left = expected_contents(twin, player).reserve
-    if held != left:
-        return _word_refused(state, player, _reserve_words(held, left), action)
-    return verdict
-
-
-def _reserve_words(held: Counter[str], left: Counter[str]) -> str:
-    """Why the reserve does not match the word: what it still holds, or lacks."""
-    extra, lacking = held - left, left - held
-    parts = []
-    if extra:
-        parts.append(f"the reserve still holds {_tiles(extra)}")
-    if lacking:
-        parts.append(f"the reserve lacks {_tiles(lacking)}")
-    return "take the word's tiles from your reserve: " + "; ".join(parts)
-
-
-def _tiles(tiles: Counter[str]) -> str:
-    return " ".join(sorted(tiles.elements()))
-
-
-def _deconstruction(state: CogState, player: int, removed: set[tuple[int, int]]) -> Verdict | None:
-    """Tiles taken off the grid: the word whose removal leaves exactly that."""
-    placed = state.mats[player].grid.word_emptying(removed)
-    if placed is not None:
-        return _try(state, Deconstruct(player=player, word=placed.word))
-    names = [cell_name(*cell) for cell in sorted(removed)]
-    return _word_refused(state, player, f"{_cells(names)} taken off: that is no whole word")
 
 
 # -- out of sync, in words ---------------------------------------------------------------
@@ -655,72 +468,10 @@ def _contents_words(state: CogState, seen: Observation, part: str) -> str:
     held, want = seen_contents(seen[part]), expected_contents(state, player)
     parts = []
     if held.reserve != want.reserve:
-        parts.append(_reserve_words(held.reserve, want.reserve).split(": ", 1)[1])
+        parts.append(reserve_words(held.reserve, want.reserve).split(": ", 1)[1])
     if held.stars != want.stars:
         parts.append(f"{want.stars} stars, not {held.stars}")
     return f"{state.player_name(player)}'s mat: " + "; ".join(parts)
 
 
-# -- LEDs ---------------------------------------------------------------------------------
-
-
-def _size(leds: Frame, segment: str) -> int:
-    """How many LEDs the profile gives ``segment`` (0: it has none)."""
-    return len(leds.looks.get(segment, ()))
-
-
-def _show_clock(leds: Frame, state: CogState) -> None:
-    """The round on the clock segment: rounds played dim, this round bright."""
-    for space in range(min(state.rounds, _size(leds, "clock"))):
-        if space < state.round - 1:
-            leds.set("clock", space, tuple(int(c * DIM) for c in (255, 255, 255)))
-        elif space == state.round - 1:
-            leds.set("clock", space, (255, 255, 255))
-
-
-def _show_pawns(leds: Frame, state: CogState, scene: Scene) -> None:
-    """Where each pawn must be on the track, blinking where the camera sees it is not."""
-    if not _size(leds, "track"):
-        return
-    blinking = dict(scene.verdict.other_places).get("track", ())
-    for player, mat in enumerate(state.mats):
-        if mat.pawn < _size(leds, "track"):
-            colour = scene.seat_colours[player] if player < len(scene.seat_colours) else AMBER
-            animation = blink(0.6) if mat.pawn in blinking else None
-            if animation is None:
-                leds.set("track", mat.pawn, tuple(int(c * DIM) for c in colour))
-            else:
-                leds.set("track", mat.pawn, colour, animation)
-
-
-def _show_spaces(leds: Frame, state: CogState, scene: Scene) -> None:
-    """Cog spaces: where the current player may go (dim), refused (red), differing (amber)."""
-    verdict = scene.verdict
-    if verdict.kind == "illegal":
-        for seat in dict(verdict.other_places).get("seats", ()):
-            if 0 <= seat < _size(leds, "seats"):
-                leds.set("seats", seat, RED, blink(0.4))  # a word refused: that player's seat
-    if not _size(leds, "cog-spaces"):
-        return
-    if verdict.kind == "illegal":
-        leds.fill("cog-spaces", RED, blink(0.4), indices=list(verdict.places))
-    elif verdict.kind == "out-of-sync":
-        leds.fill("cog-spaces", AMBER, blink(0.8), indices=list(verdict.places))
-    elif state.phase == "collect" and state.to_act() != (CHANCE,):
-        player = state.to_act()[0]
-        colour = scene.seat_colours[player] if player < len(scene.seat_colours) else AMBER
-        dim = tuple(int(channel * DIM) for channel in colour)
-        leds.fill("cog-spaces", dim, indices=_legal_leds(state, player))
-
-
-def _legal_leds(state: CogState, player: int) -> list[int]:
-    spaces = set()
-    for action in state.legal_actions(player):
-        if isinstance(action, TakeDie):
-            spaces.add(cog_led("dice", state.ed.dice.index(state.dice[action.slot])))
-        elif (space := _placement_space(action)) is not None:
-            spaces.add(cog_led(*space))
-    return sorted(spaces)
-
-
-__all__ = ["EDGES", "CogAdapter", "cog_space"]
+__all__ = ["EDGES", "MAT_CHANGES", "PLACEMENTS", "CogAdapter", "cog_space"]
