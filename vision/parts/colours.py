@@ -206,6 +206,42 @@ def vote(relative: np.ndarray, empty: np.ndarray, palette: Palette, weight: floa
     return tally / points, unmatched / points
 
 
+INKED = 0.06
+"""An empty-looking tile place with this share of its points in a letter's ink holds a tile
+whose face the light washed out to the paper's colour (glare, clipping)."""
+
+
+INK_STEP = 0.5
+"""A point this much darker (mean relative log) than its empty print shows ink (or a dark
+thing): a shadow darkens paper less, and no print within a tile's reach is that dark."""
+
+
+def inked_share(relative: np.ndarray, empty: np.ndarray, look: TileLook, weight: float):
+    """Per place, the share of sample points that show a letter's ink: nearer the tiles' ink
+    than their own empty print, or far darker than it (a letter's strokes; the empty print
+    has none within a tile's reach)."""
+    ink = relative_log(np.array(look.ink, np.float32))
+    to_ink = squared_distance_each(relative, ink, weight)
+    to_empty = squared_distance_each(relative, empty, weight)
+    inked = (to_ink < to_empty) & (to_ink < MATCH_DISTANCE**2)
+    inked |= _mean3(relative) - _mean3(empty) < -INK_STEP
+    return inked.mean(axis=1)
+
+
+def ink_doubt(inked: np.ndarray) -> np.ndarray:
+    """The most confidence an empty reading of a tile place keeps with ``inked`` of its points
+    in ink: full with none, below the reader's 0.5 from one point in 30 (a washed-out letter's
+    last strokes), none at :data:`INKED`."""
+    return np.clip(1.0 - 1.3 * inked / INKED, 0.0, 1.0).astype(np.float32)
+
+
+def washed_out(shares: np.ndarray, inked: np.ndarray) -> np.ndarray:
+    """Which tile places read as mostly empty print show a letter's ink on :data:`INKED` of
+    their points: a face-up tile in glare, whose face clips to the paper's white."""
+    empty = TILE_CLASSES.index("")
+    return (shares.argmax(axis=1) == empty) & (inked >= INKED)
+
+
 def decide(shares: np.ndarray, unmatched: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The class with most votes per place, and a confidence from its lead and the unmatched."""
     order = np.argsort(-shares, axis=1)

@@ -47,11 +47,14 @@ from vision.parts.colours import (
     Palette,
     decide,
     face_over_back,
+    ink_doubt,
+    inked_share,
     piece_palette,
     relative_log,
     relative_to,
     tile_palette,
     vote,
+    washed_out,
 )
 from vision.parts.dice import DieLook, DieReader
 from vision.parts.letter_crops import cut_crop
@@ -817,6 +820,14 @@ class _Draft:
         shares, unmatched = vote(relative, group.empty, self.model.tile_palette, self.weight)
         shares = face_over_back(shares)
         kind, confidence = decide(shares, unmatched)
+        inked = inked_share(relative, group.empty, self.model.look.tiles, self.weight)
+        self.tile_inked = inked
+        washed = washed_out(shares, inked)
+        confidence = np.where(kind == 0, np.minimum(confidence, ink_doubt(inked)), confidence)
+        if washed.any():  # a face in glare: its letter decides, its empty votes go to the face
+            kind[washed], confidence[washed] = TILE_CLASSES.index("face"), 1.0
+            shares[washed, 1] += shares[washed, 0]
+            shares[washed, 0] = 0.0
         labels = [TILE_CLASSES[k] for k in kind]
         self._store(group, labels, confidence, relative, unmatched)
         self.tile_shares, self.tile_unmatched, self.tile_relative = shares, unmatched, relative
@@ -891,6 +902,7 @@ class _Draft:
         colour = VOTE_WEIGHT * np.log(shares / shares.sum(axis=1, keepdims=True))
         unseen = VOTE_WEIGHT * np.log(np.maximum(self.tile_unmatched, SHARE_FLOOR))
         empty, face, wild, star = (colour[:, k] for k in range(len(TILE_CLASSES)))
+        empty = empty + VOTE_WEIGHT * np.log(np.maximum(ink_doubt(self.tile_inked), SHARE_FLOOR))
         letters = np.repeat(face[:, None], len(LETTERS), axis=1) - np.log(len(LETTERS))
         others = np.column_stack((empty, wild, star))
         for row, index in enumerate(group.indices):
