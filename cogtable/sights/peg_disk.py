@@ -40,6 +40,8 @@ class PegSight:
     """The game's explanations of what the disk may show next: the settling filter then
     commits what the commit decision singles out (:mod:`cogtable.commit_decision`) from every
     still frame's evidence; None: every peg of one frame must be certain, as before."""
+    reason: str | None = None
+    """The last reason sent in a :class:`BoardUnsettled` (None: none since the board settled)."""
 
     def __post_init__(self) -> None:
         judge = None
@@ -63,17 +65,31 @@ class PegSight:
         self.camera.report(
             "no camera" if status.state is BoardState.NO_CAMERA else "ok", status.message
         )
+        self._tell(status, seen_at)
+
+    def _tell(self, status: SettleStatus, seen_at: float) -> None:
+        """Offer what the board does now: a commit, or why there is none.
+
+        A state is offered when it changes; an unsure board also whenever the
+        places it cannot tell change (the table names them to the players, so
+        the pegs named must be the ones in doubt now, not the first ones).
+        """
         previous, self.board = self.board, status.state
         if status.state is BoardState.SETTLED:
+            self.reason = None
             if status.new_commit or previous is not BoardState.SETTLED:
                 self.offer(_settled_disk(status, self.clock()), seen_at)
-        elif status.state != previous:
-            unsure = status.state is BoardState.UNSURE and status.message
-            self.offer(BoardUnsettled(status.message if unsure else status.state.value))
+            return
+        unsure = status.state is BoardState.UNSURE and status.message
+        reason = status.message if unsure else status.state.value
+        if status.state != previous or reason != self.reason:
+            self.offer(BoardUnsettled(reason))
+        self.reason = reason
 
     def idle(self) -> None:
         """The game reads nothing: forget the board, so the next reading is sent afresh."""
         self.board = None
+        self.reason = None
 
 
 def _settled_disk(status: SettleStatus, now: float) -> BoardSettled:
