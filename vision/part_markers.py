@@ -92,17 +92,18 @@ class MarkerFinder:
         if ids is None:
             return {}
         found = {}
+        crop_of = {wanted: index for index, (wanted, _x, _y, _s) in enumerate(boxes)}
         for quad, marker_id in zip(quads, ids.ravel(), strict=True):
+            index = crop_of.get(int(marker_id))
+            if index is None:
+                continue
             corners = quad.reshape(4, 2).astype(np.float64)
-            for crop, start, (wanted, x0, y0, scale), small in zip(
-                crops, starts, boxes, scaled, strict=True
-            ):
-                inside = (
-                    start <= corners[:, 0].min() and corners[:, 0].max() < start + small.shape[1]
-                )
-                if int(marker_id) == wanted and inside:
-                    in_crop = self._refined(crop, {wanted: (corners - [start, 0]) / scale})
-                    found[wanted] = in_crop[wanted] + [x0, y0]
+            crop, start, small = crops[index], starts[index], scaled[index]
+            wanted, x0, y0, scale = boxes[index]
+            xs = corners[:, 0]
+            if start <= xs.min() and xs.max() < start + small.shape[1]:
+                in_crop = self._refined(crop, {wanted: (corners - [start, 0]) / scale})
+                found[wanted] = in_crop[wanted] + [x0, y0]
         return found
 
     def _refined(self, gray: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:

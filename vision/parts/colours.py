@@ -69,9 +69,25 @@ def squared_distances(values: np.ndarray, prototypes: np.ndarray, weight: float)
     The distance of :func:`vision.peg_disk.reader.colour_distance`: hue counts fully,
     overall brightness by ``weight`` (shadows change it, paint does not).
     """
-    plain = _norm2(values)[:, None] + _norm2(prototypes)[None] - 2 * (values @ prototypes.T)
-    brightness = _mean3(values)[:, None] - _mean3(prototypes)[None]
-    return np.maximum(plain + 3 * (weight**2 - 1) * brightness**2, 0.0)
+    return np.maximum(_unclipped_distances(values, prototypes, weight), 0.0)
+
+
+def _unclipped_distances(values: np.ndarray, prototypes: np.ndarray, weight: float) -> np.ndarray:
+    """:func:`squared_distances` before clipping rounding below 0, in one matrix product:
+    |v - p|^2 + c (mean v - mean p)^2 = a(v) + a(p) - 2 [v, mean v] . [p, c mean p]."""
+    values = np.asarray(values, np.float32)
+    prototypes = np.asarray(prototypes, np.float32)
+    c = np.float32(3 * (weight**2 - 1))
+    mean_v, mean_p = _mean3(values), _mean3(prototypes)
+    own_v = _norm2(values) + c * mean_v**2
+    own_p = _norm2(prototypes) + c * mean_p**2
+    left = np.column_stack((values, mean_v))
+    right = np.column_stack((prototypes, c * mean_p))
+    cross = left @ right.T
+    cross *= -2
+    cross += own_v[:, None]
+    cross += own_p[None]
+    return cross
 
 
 def squared_distance_each(values: np.ndarray, others: np.ndarray, weight: float) -> np.ndarray:
@@ -186,17 +202,21 @@ def vote(relative: np.ndarray, empty: np.ndarray, palette: Palette, weight: floa
     """
     places, points = relative.shape[:2]
     flat = relative.reshape(-1, 3)
-    to_empty = squared_distance_each(relative, empty, weight).reshape(-1, 1)
-    to_colours = squared_distances(flat, palette.colours, weight)
-    distances = np.concatenate([to_empty, to_colours], axis=1)
-    matched = (distances.min(axis=1) < MATCH_DISTANCE**2).reshape(places, points)
-    labels = np.concatenate([[0], palette.classes])[distances.argmin(axis=1)]
-    labels = labels.reshape(places, points)
-    counted = [((labels == c) & matched).sum(axis=1) for c in range(palette.class_count)]
-    tally = np.stack(counted, axis=1)
-    tally = tally.astype(np.float32)
-    unmatched = (~matched).sum(axis=1).astype(np.float32)
-    edges = ((labels == EDGE) & matched).sum(axis=1)
+    to_empty = squared_distance_each(relative, empty, weight).reshape(-1)
+    to_colours = _unclipped_distances(flat, palette.colours, weight)
+    nearest = to_colours.argmin(axis=1)
+    closest = to_colours[np.arange(len(nearest)), nearest]
+    is_empty = to_empty <= closest
+    matched = np.where(is_empty, to_empty, closest) < MATCH_DISTANCE**2
+    labels = np.where(is_empty, 0, palette.classes[nearest])
+    # one count per place of each label (EDGE as the last column) and of the unmatched
+    columns = palette.class_count + 2
+    bins = np.where(matched, np.where(labels == EDGE, palette.class_count, labels), columns - 1)
+    rows = np.repeat(np.arange(places), points)
+    counts = np.bincount(rows * columns + bins, minlength=places * columns).reshape(places, -1)
+    tally = counts[:, : palette.class_count].astype(np.float32)
+    edges = counts[:, palette.class_count]
+    unmatched = counts[:, columns - 1].astype(np.float32)
     if palette.class_count > 1:
         rows = np.arange(places)
         lead = 1 + tally[:, 1:].argmax(axis=1)

@@ -679,7 +679,8 @@ class _PartModel:
         if homography is None:
             message = f"{layout.name}: its markers do not fit the part's layout"
             return _Draft.unread(self, self.failed(NO_BOARD, message, markers))
-        pixels = project(homography, self.points_mm).astype(np.float32)
+        pixels = cv2.perspectiveTransform(self.points_mm[:, None, :], homography)[:, 0]
+        pixels = pixels.astype(np.float32)
         outline = project(homography, self.corners_mm)
         height, width = image.shape[:2]
         if outline.min() < 0 or outline[:, 0].max() > width - 1 or outline[:, 1].max() > height - 1:
@@ -905,12 +906,12 @@ class _Draft:
         empty = empty + VOTE_WEIGHT * np.log(np.maximum(ink_doubt(self.tile_inked), SHARE_FLOOR))
         letters = np.repeat(face[:, None], len(LETTERS), axis=1) - np.log(len(LETTERS))
         others = np.column_stack((empty, wild, star))
-        for row, index in enumerate(group.indices):
-            probabilities = self.letter_rows.get(int(index))
-            if probabilities is not None:
-                letters[row] = face[row] + probabilities[: len(LETTERS)]
-                none = face[row] + probabilities[len(LETTERS)] - np.log(3.0)
-                others[row] = np.logaddexp(others[row], none)
+        if self.letter_rows:
+            rows = np.searchsorted(group.indices, list(self.letter_rows))
+            probabilities = np.stack(list(self.letter_rows.values()))  # type: ignore[arg-type]
+            letters[rows] = face[rows, None] + probabilities[:, : len(LETTERS)]
+            none = face[rows] + probabilities[:, len(LETTERS)] - np.log(3.0)
+            others[rows] = np.logaddexp(others[rows], none[:, None])
         table = np.column_stack((others[:, 0], letters, others[:, 1], others[:, 2]))
         return table.astype(np.float32), unseen.astype(np.float32)
 
