@@ -24,8 +24,9 @@ the classes the game allows there, so the game narrows which letters are plausib
   remaining letters too;
 - a grid cell: its tile, a face-down tile, empty; an empty cell, the letters its player's
   reserve holds too;
-- a reserve place: the letters of the player's reserve and grid, of the board's tile
-  places and of the bag (a draw, letters taken, a word taken back), face down, a star, empty;
+- a reserve place: the letters of the player's reserve, face down, a star, empty; while
+  the game waits for that player, the letters of the board's tile places too (taken from
+  a top slot, a centre square); while a draw into that reserve waits, the bag's letters;
 - a star place: a star token or empty;
 
 besides whatever the base, the take-back or the committed board has there. Whether a word
@@ -39,7 +40,14 @@ from __future__ import annotations
 import functools
 
 from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
-from cogtable.tables.cog.parts import BOARD, PIECE_COLOURS, is_cell, laid_out, part_layouts
+from cogtable.tables.cog.parts import (
+    BOARD,
+    PIECE_COLOURS,
+    is_cell,
+    laid_out,
+    mat_name,
+    part_layouts,
+)
 from games.cog.actions import TakeCard, TakeDie, TakeLetters, TakeTurnOrder
 from games.cog.edition import load_edition
 from games.cog.effects import CentreLetter, DieRoll, LetterDraw, LetterFor, SlotLetter
@@ -162,9 +170,26 @@ def _free(state: CogState, base: dict[Spot, str]) -> dict[Spot, tuple[str, ...]]
         elif is_cell(place):
             allowed = {EMPTY, WILD, here, *(_reserve_letters(state, part) if not here else ())}
         else:
-            allowed = {EMPTY, WILD, STAR, *bag, *board, *_mat_letters(base, part)}
+            drawn_here = bag if _draws_into(state, part) else ()
+            taken = board if _may_act(state, part) else ()
+            allowed = {EMPTY, WILD, STAR, *_reserve_letters(state, part), *taken, *drawn_here}
         free[spot] = tuple(sorted(allowed))
     return free
+
+
+def _may_act(state: CogState, part: str) -> bool:
+    """Whether ``part``'s player is one the game waits for (who may take board letters)."""
+    return any(mat_name(player) == part for player in state.to_act() if player != CHANCE)
+
+
+def _draws_into(state: CogState, part: str) -> bool:
+    """Whether the draw the game waits for goes into ``part``'s reserve."""
+    head = state.waiting()
+    return (
+        state.to_act() == (CHANCE,)
+        and isinstance(head, LetterFor)
+        and part == mat_name(head.player)
+    )
 
 
 def draw_place(state: CogState) -> str | None:
@@ -198,8 +223,3 @@ def _reserve_letters(state: CogState, part: str) -> set[str]:
     if player >= state.num_players:
         return set()
     return {tile.upper() for tile in state.mats[player].reserve if tile}
-
-
-def _mat_letters(base: dict[Spot, str], part: str) -> set[str]:
-    """The letters the game has on ``part`` (its grid and reserve)."""
-    return {label for (owner, _), label in base.items() if owner == part and label in LETTERS}
