@@ -413,13 +413,11 @@ def _choose_free(
         return np.zeros(len(total), bool)
     free = ~allowed.all(axis=1)
     masked = np.where(allowed, total, -np.inf)
+    rows = np.arange(len(total))
     best = masked.argmax(axis=1)
-    ordered = np.sort(masked, axis=1)
-    with np.errstate(invalid="ignore"):
-        margin = (
-            ordered[:, -1] - ordered[:, -2] if total.shape[1] > 1 else np.full(len(total), np.inf)
-        )
-    margin = np.nan_to_num(margin, nan=np.inf)
+    top = masked[rows, best]
+    masked[rows, best] = -np.inf
+    margin = top - masked.max(axis=1)  # inf where only one class is allowed
     for row in np.flatnonzero(free):
         position[evidence.places[row]] = evidence.classes[best[row]]
     clear = (margin >= bound) & (margin >= FREE_MEAN * evidence.frames)
@@ -608,7 +606,7 @@ class StillBoardJudge:
         explained = self.explain()
         key = (explained, _frozen(committed), still.places, still.classes)
         cached = self._cache
-        if cached is None or cached[0] is not key[0] or cached[1:] != key[1:]:
+        if cached is None or cached[0] is not key[0] or cached[1:4] != key[1:]:
             full = _with_committed(explained, committed)
             self._cache = (*key, full, _compile(full, still.places, still.classes))
         full, compiled = self._cache[4], self._cache[5]

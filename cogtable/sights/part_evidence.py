@@ -60,6 +60,7 @@ class PartEvidence:
         self.column = column
         self.tile_columns = np.array([column[c] for c in TILE_EVIDENCE_CLASSES])
         self.letters = np.array([column[c] for c in LETTERS])
+        self._tile_rows: tuple[tuple[str, ...], np.ndarray] | None = None
 
     def __call__(self, reading: object) -> PlaceEvidence | None:
         """The reading's evidence (None: a reading of another part, or not read)."""
@@ -70,12 +71,18 @@ class PartEvidence:
         values = self._from_labels(reading.labels, reading.confidence)
         unseen = values.max(axis=1) - CONFIDENCE_NATS - 5.0
         if reading.tile_log_likelihood is not None and reading.tile_unseen is not None:
-            rows = np.array([self.places.index(name) for name in reading.tile_places], int)
+            rows = self._rows(reading.tile_places)
             tiles = np.full((len(rows), len(PART_CLASSES)), OTHER_KIND, np.float64)
             tiles[:, self.tile_columns] = reading.tile_log_likelihood
             values[rows] = tiles
             unseen[rows] = reading.tile_unseen
         return PlaceEvidence(self.places, PART_CLASSES, values, unseen)
+
+    def _rows(self, names: tuple[str, ...]) -> np.ndarray:
+        """The rows of these places (the reader names the same tile places every frame)."""
+        if self._tile_rows is None or self._tile_rows[0] != names:
+            self._tile_rows = (names, np.array([self.places.index(n) for n in names], int))
+        return self._tile_rows[1]
 
     def _from_labels(self, labels: tuple[str, ...], confidence: tuple[float, ...]) -> np.ndarray:
         """Log likelihoods from each place's label and confidence (see the module docstring)."""
