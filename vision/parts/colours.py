@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.part_sheet import PAPER_BGR
-from vision.parts.tiles import TileLook
+from vision.parts.tiles import BGR, TileLook
 
 DARK_FLOOR = 0.08
 """Colour ratios to the paper below about this are pressed together (see :func:`compressed`)."""
@@ -146,11 +146,41 @@ def tile_palette(look: TileLook) -> Palette:
     paper = np.array(PAPER_BGR, np.float32)
     colours = [(face, 1), (0.88 * face, 1), (ink, EDGE), (back, 2), (back_line, 2)]
     colours += [(mix(back, back_line, 0.5), 2)]
-    colours += [(star, 3), (star_dark, 3), (mix(star, star_dark, 0.5), 3)]
+    if token_like_face(look):  # only the token's star tells it from a tile: only it votes star
+        colours += [(star, 1), (star_dark, 3)]
+    else:
+        colours += [(star, 3), (star_dark, 3), (mix(star, star_dark, 0.5), 3)]
+        colours += [(mix(star, paper, t), EDGE) for t in (0.4, 0.7)]
     colours += [(mix(face, ink, t), EDGE) for t in (0.2, 0.4, 0.6, 0.8)]
-    colours += [(mix(star, paper, t), EDGE) for t in (0.4, 0.7)]
     logs = np.array([relative_log(colour) for colour, _ in colours], np.float32)
     return Palette(logs, np.array([cls for _, cls in colours], int), len(TILE_CLASSES))
+
+
+SAME_COLOUR = 0.25
+"""Two tile colours nearer than this (relative log) cannot be told apart by colour."""
+
+
+def alike(first: BGR, second: BGR) -> bool:
+    """Whether two colours (BGR) are too alike for the colour vote to tell apart."""
+    a, b = relative_log(np.array(first, np.float32)), relative_log(np.array(second, np.float32))
+    return bool(squared_distance_each(a, b, 0.5) < SAME_COLOUR**2)
+
+
+def token_like_face(look: TileLook) -> bool:
+    """A star token whose ground looks like a tile's face (only the star drawn on it differs)."""
+    return alike(look.star, look.face) and not alike(look.star_mark_bgr(), look.face)
+
+
+def maybe_tokens(shares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per tile place, for :func:`token_like_face` looks: whether it shows the face colour
+    (a tile face up, or a token: the letter model decides, a token is not a letter), and
+    the shares with the token's star votes given to the face for the vote's decision."""
+    face, star = TILE_CLASSES.index("face"), TILE_CLASSES.index("star")
+    shown = shares[:, face] >= FACE_SHOWN
+    moved = shares.copy()
+    moved[shown, face] += moved[shown, star]
+    moved[shown, star] = 0.0
+    return shown, moved
 
 
 FACE_SHOWN = 0.2

@@ -49,10 +49,12 @@ from vision.parts.colours import (
     face_over_back,
     ink_doubt,
     inked_share,
+    maybe_tokens,
     piece_palette,
     relative_log,
     relative_to,
     tile_palette,
+    token_like_face,
     vote,
     washed_out,
 )
@@ -586,6 +588,7 @@ class _PartModel:
         self.corners_mm = np.array([(0, 0), (width, 0), (width, height), (0, height)], float)
         self.probe = np.array([(0.2, 0.2), (0.8, 0.2), (0.5, 0.8)]) * (width, height)
         self.tile_palette = tile_palette(look.tiles)
+        self.token_like_face = token_like_face(look.tiles)
         self.piece_palette = piece_palette(look.pieces)
         self.from_crops = {
             index: np.linalg.inv(_crop_matrix(place))
@@ -820,7 +823,13 @@ class _Draft:
         relative = self._relative(values, group)
         shares, unmatched = vote(relative, group.empty, self.model.tile_palette, self.weight)
         shares = face_over_back(shares)
-        kind, confidence = decide(shares, unmatched)
+        maybe_token = np.zeros(len(shares), bool)
+        if self.model.token_like_face:  # the letter model tells such a token from a tile
+            maybe_token, deciding = maybe_tokens(shares)
+            kind, confidence = decide(deciding, unmatched)
+        else:
+            kind, confidence = decide(shares, unmatched)
+        self.maybe_token = {int(group.indices[row]) for row in np.flatnonzero(maybe_token)}
         inked = inked_share(relative, group.empty, self.model.look.tiles, self.weight)
         self.tile_inked = inked
         washed = washed_out(shares, inked)
@@ -886,6 +895,10 @@ class _Draft:
             self.labels[index] = letter or "face"
             self.confidence[index] = min(self.confidence[index], mapped if letter else 0.0)
             self.letter_rows[index] = reading.log_probabilities
+            if not letter and index in self.maybe_token and reading.log_probabilities is not None:
+                none = float(np.exp(reading.log_probabilities[len(LETTERS)]))
+                self.labels[index] = STAR  # a token whose ground looks like a face: no letter
+                self.confidence[index] = _letter_confidence(none, floor)
 
     def tile_evidence(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(tile places, classes) log likelihoods and (tile places,) "none of them", or None
@@ -894,7 +907,8 @@ class _Draft:
         The colour vote's shares give empty, face, face down and star (each class
         :data:`VOTE_WEIGHT` times the log of its share); a face-up tile's letters add
         the letter model's log probabilities to "face", and its no-letter probability
-        goes to empty, face down and star alike (the vote took a back or a token for a face).
+        goes to empty, face down and star, split as the vote shared them (the vote took a
+        back or a token for a face: a token like a face shows its star).
         """
         group = self.model.tiles
         if not len(group.indices) or any(row is None for row in self.letter_rows.values()):
@@ -910,8 +924,12 @@ class _Draft:
             rows = np.searchsorted(group.indices, list(self.letter_rows))
             probabilities = np.stack(list(self.letter_rows.values()))  # type: ignore[arg-type]
             letters[rows] = face[rows, None] + probabilities[:, : len(LETTERS)]
-            none = face[rows] + probabilities[:, len(LETTERS)] - np.log(3.0)
-            others[rows] = np.logaddexp(others[rows], none[:, None])
+            none = face[rows] + probabilities[:, len(LETTERS)]
+            split = shares[rows][:, [0, 2, 3]]
+            tokens = np.isin(group.indices[rows], list(self.maybe_token))
+            split[tokens] = (SHARE_FLOOR, SHARE_FLOOR, 1.0)  # a face-like token without a letter
+            split = np.log(split / split.sum(axis=1, keepdims=True))
+            others[rows] = np.logaddexp(others[rows], none[:, None] + split)
         table = np.column_stack((others[:, 0], letters, others[:, 1], others[:, 2]))
         return table.astype(np.float32), unseen.astype(np.float32)
 

@@ -20,7 +20,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.part_sheet import PAPER_BGR
-from vision.parts.colours import absolute, relative_log, squared_distance_each
+from vision.parts.colours import (
+    absolute,
+    alike,
+    relative_log,
+    squared_distance_each,
+    token_like_face,
+)
 from vision.parts.reader import TileSamples
 from vision.parts.tiles import REFERENCE_LOOK, TileLook
 from vision.peg_disk.reader import LUMINANCE_WEIGHT
@@ -37,8 +43,6 @@ INK_DISTANCE = 0.45
 """Points this far from the face are ink (or the letter's blurred edge)."""
 SECOND_SHARE = 0.08
 """A second colour of a back or a token counts when this share of its points shows it."""
-SAME_COLOUR = 0.25
-"""Two learned colours nearer than this are hard to tell apart by colour alone."""
 
 
 @dataclass(frozen=True)
@@ -184,12 +188,17 @@ def _clashes(look: TileLook) -> list[str]:
         "the star token": look.star,
         "the paper": PAPER_BGR,
     }
-    logs = {name: relative_log(np.array(bgr, np.float32)) for name, bgr in named.items()}
     clashes = []
-    names = list(logs)
+    names = list(named)
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
-            distance = float(squared_distance_each(logs[first], logs[second], LUMINANCE_WEIGHT))
-            if distance < SAME_COLOUR**2:
+            if alike(named[first], named[second]):
                 clashes.append(f"{first} and {second} look alike")
+    if token_like_face(look):
+        clashes = [
+            f"{text} (the letter reader tells them apart)"
+            if text == "the face and the star token look alike"
+            else text
+            for text in clashes
+        ]
     return clashes

@@ -120,10 +120,14 @@ DEVELOPMENT_LOOKS: tuple[TileLook, ...] = (
         grain=0.5,
     ),
     TileLook(face=(190, 225, 240), back=(60, 130, 60), star=(40, 190, 235), grain=0.3),
+    TileLook(
+        face=(200, 226, 236), back=(120, 40, 40), star=(205, 230, 238), star_mark=(40, 40, 150)
+    ),
 )
 """Other tile sets our renderer draws to develop and test the teach step on (never the held-out
 renderer's): wood with a stained back, ivory with a red back and a silver token, white plastic
-with a blue back and a black token, dark wood with a black back, pale wood with a green back."""
+with a blue back and a black token, dark wood with a black back, pale wood with a green back,
+cream tiles with a cream token whose red star alone tells it from a tile."""
 
 
 @dataclass(frozen=True)
