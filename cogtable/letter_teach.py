@@ -27,8 +27,8 @@ from vision.layout import LETTERS, STAR, WILD, PartLayout
 from vision.parts.letter_crops import CELL_SIDE, CROP_SIDE, cut_crop
 from vision.parts.letter_model import LetterModel, TaughtLetterModel
 from vision.parts.letters import LetterClassifier
-from vision.parts.reader import REFERENCE, PartReading, PartsReader, TableReading
-from vision.parts.tile_learning import learn_tiles
+from vision.parts.reader import REFERENCE, PartReading, PartsReader, TableReading, TileSamples
+from vision.parts.tile_learning import LearnedTiles, learn_tiles
 from vision.parts.tiles import TileLook
 
 Teachable = LetterModel | TaughtLetterModel | LetterClassifier
@@ -88,23 +88,32 @@ def unused_line(taught: Taught) -> str:
 
 
 def teach(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Teachable) -> Taught:
-    """Learn the owner's tiles from ``frames`` (the last one is kept apart as the check).
+    """Learn the owner's tiles from ``frames`` (the last usable one is kept apart as the check).
 
+    A frame in which the first mat is not seen or something lies over it is left out
+    (named in :attr:`Taught.unused`); with one usable frame it is taught and checked on.
     The tiles' colours are learned first (face, ink, back, star token), then the
     letters are read with them and the letter tiles' crops taught to ``base``. Cells
-    with no tile are left out and named in :attr:`Taught.unused`. UserError when the
-    mat is not seen, a hand lies over it, or fewer than :data:`MIN_LETTERS` letters lie
-    where they go.
+    with no tile are left out and named too. UserError when no frame is usable or fewer
+    than :data:`MIN_LETTERS` letters lie where they go.
     """
     if len(frames) < 2:
         raise UserError("teaching needs at least 2 frames (one is kept apart to check)")
-    learned = _learned_tiles(frames[:-1], layouts, base)
-    look = replace(REFERENCE, tiles=learned.look)
-    reader = PartsReader(layouts, look, classifier=base)
+    usable, unused = _usable(frames, PartsReader(layouts, classifier=base))
+    learned = _learned_tiles([sample for _index, _frame, sample in usable])
+    unused += learned.unused
+    reader = PartsReader(layouts, replace(REFERENCE, tiles=learned.look), classifier=base)
     held = [(cell, letter) for cell, letter in TEACH_ORDER if cell in learned.letter_cells]
-    crops, unread = zip(*(_letter_crops(frame, reader, held) for frame in frames), strict=True)
-    unused = list(learned.unused)
-    missed = sorted({cell for cells in unread for cell in cells}, key=_cell_order)
+    kept = []
+    for index, frame, _sample in usable:
+        cut = _letter_crops(frame, reader, held)
+        if isinstance(cut, str):
+            unused.append(f"frame {index + 1}: {cut}")
+        else:
+            kept.append((frame, cut))
+    if not kept:
+        raise UserError(f"no frame could be used: {unused[0]}")
+    missed = sorted({cell for _f, (_c, cells) in kept for cell in cells}, key=_cell_order)
     unused += [f"{cell} ({_letter_of(cell)}): not read as a face-up tile" for cell in missed]
     used = [index for index, (cell, _) in enumerate(held) if cell not in missed]
     if len(used) < MIN_LETTERS:
@@ -113,12 +122,16 @@ def teach(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Tea
             f"lay the letters as asked ({'; '.join(unused[:3])})"
         )
     letters = [held[index][1] for index in used]
-    taught_crops = np.concatenate([batch[used] for batch in crops[:-1]])
-    taught = base.teach(taught_crops, letters * (len(frames) - 1))
+    learn_from = kept[:-1] or kept
+    if len(kept) == 1:
+        unused.append("one usable frame: the check is the frame taught")
+    taught_crops = np.concatenate([crops[used] for _f, (crops, _c) in learn_from])
+    taught = base.teach(taught_crops, letters * len(learn_from))
     if isinstance(taught, TaughtLetterModel):
         taught = taught.with_tiles(learned.look)
-    check = crops[-1][used]
-    reading = reader.read(frames[-1])
+    check_frame, (check_crops, _cells) = kept[-1]
+    check = check_crops[used]
+    reading = reader.read(check_frame)
     seen = (reading.parts[TEACH_PART].position() or {}) if TEACH_PART in reading.parts else {}
     return Taught(
         taught,
@@ -132,16 +145,28 @@ def teach(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Tea
     )
 
 
-def _learned_tiles(frames: Sequence[np.ndarray], layouts: Sequence[PartLayout], base: Teachable):
-    """The owner's tile look from the teach frames (UserError: the mat unseen or covered)."""
-    reader = PartsReader(layouts, classifier=base)
-    samples = [reader.tile_samples(frame, TEACH_PART) for frame in frames]
-    for sample in samples:
+def _usable(frames: Sequence[np.ndarray], reader: PartsReader):
+    """(index, frame, tile samples) of the frames showing the first mat uncovered, and why
+    each other frame is left out; UserError (the first frame's reason) when none does."""
+    usable: list[tuple[int, np.ndarray, TileSamples]] = []
+    reasons: list[str] = []
+    for index, frame in enumerate(frames):
+        sample = reader.tile_samples(frame, TEACH_PART)
         if not sample.reading.ok:
-            why = sample.reading.message or "no markers"
-            raise UserError(f"the first player's mat is not seen: {why}")
-        if sample.bare_covered:
-            raise UserError("something lies over the first player's mat: keep hands clear")
+            why = f"the first player's mat is not seen: {sample.reading.message or 'no markers'}"
+        elif sample.bare_covered:
+            why = "something lies over the first player's mat: keep hands clear"
+        else:
+            usable.append((index, frame, sample))
+            continue
+        reasons.append(f"frame {index + 1}: {why}")
+    if not usable:
+        raise UserError(reasons[0].split(": ", 1)[1])
+    return usable, reasons
+
+
+def _learned_tiles(samples: Sequence[TileSamples]) -> LearnedTiles:
+    """The owner's tile look from the usable frames' samples (UserError: no letter seen)."""
     try:
         return learn_tiles(samples, TEACH_ORDER, TEACH_WILD, TEACH_STAR)
     except ValueError as error:
@@ -157,18 +182,16 @@ def _right(classifier: Teachable, crops: np.ndarray, letters: Sequence[str]) -> 
 
 def _letter_crops(
     frame: np.ndarray, reader: PartsReader, cells: Sequence[tuple[str, str]]
-) -> tuple[np.ndarray, list[str]]:
-    """The crops of the letter ``cells`` in one frame, and the cells not read as a face-up tile;
-    a UserError when the mat is not seen or something lies over it."""
+) -> tuple[np.ndarray, list[str]] | str:
+    """The crops of the letter ``cells`` in one frame and the cells not read as a face-up
+    tile, or why the frame cannot be used (the mat not seen, something over it)."""
     table = reader.read(frame)
     part = table.parts.get(TEACH_PART)
     if not table.ok or part is None or not part.ok:
         why = part.message if part is not None else table.message
-        raise UserError(f"the first player's mat is not seen: {why or 'no markers'}")
+        return f"the first player's mat is not seen: {why or 'no markers'}"
     if part.covered:
-        raise UserError(
-            f"something lies over the first player's mat: keep hands clear ({part.message})"
-        )
+        return f"something lies over the first player's mat ({part.message})"
     seen = part.position() or {}
     layout = next(layout for layout in reader.layouts if layout.name == TEACH_PART)
     crops = np.stack([_crop(frame, part, layout, cell) for cell, _ in cells])

@@ -48,11 +48,15 @@ def test_teaching_the_owners_tiles_reads_them_at_least_as_well(tmp_path: Path) -
     assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_frame_without_the_first_mat_says_so(tmp_path: Path) -> None:
+def test_frames_without_the_first_mat_are_left_out_and_none_at_all_says_so() -> None:
     frames = teach_scene_frames(LAYOUTS, (1280, 720), 2)
-    empty = [frames[0] * 0 + 90, frames[1]]  # no board at all in the first frame
+    blank = frames[0] * 0 + 90  # no board at all
+    taught = teach([blank, frames[1]], LAYOUTS, LetterModel.default())
+    line = unused_line(taught)
+    assert "frame 1: the first player's mat is not seen" in line
+    assert "one usable frame" in line and taught.after >= 20
     with pytest.raises(UserError, match="first player's mat is not seen"):
-        teach(empty, LAYOUTS, LetterModel.default())
+        teach([blank, blank], LAYOUTS, LetterModel.default())
 
 
 def test_letters_missing_from_the_layout_are_named_in_one_line_and_the_rest_taught() -> None:
