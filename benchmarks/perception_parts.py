@@ -9,7 +9,11 @@ is the table's (the parts reader, one settling filter per part with the commit d
 weighing every still frame against the C.O.G. kit's explanations,
 :mod:`cogtable.tables.cog.explain`, restricted to the part as
 :class:`cogtable.sights.parts.PartsSight` does), every frame drawn afresh with its own
-sensor noise. The letters are read by the shipped letter model, untaught.
+sensor noise. Every table is first taught as its owner does (``cogtable calibrate cog
+--teach``: :func:`cogtable.letter_teach.teach` on three frames of the teach layout on the
+first mat, drawn by the same source, camera and light); a table whose teach step is refused
+counts its parts as never committed. ``PERCEPTION_PARTS_UNTAUGHT=1`` reads with the shipped
+letter model untaught.
 
 - Even tables: every part still from its first frame (the time to commit each).
 - Odd tables: the position before the move, still (the table commits it), then a hand
@@ -54,6 +58,8 @@ from benchmarks.bench_perception import (
     cpu_seconds,
 )
 from cogtable.commit_decision import ExplanationKind, Explanations, StillBoardJudge
+from cogtable.errors import UserError
+from cogtable.letter_teach import TEACH_LAYOUT, TEACH_PART, teach
 from cogtable.sights.part_evidence import PartEvidence
 from cogtable.sights.parts import part_explanations
 from cogtable.tables.cog.explain import PLACEMENTS, explanations, read_places
@@ -65,7 +71,8 @@ from games.cog.players import greedy_player, random_player
 from games.cog.state import CogState
 from games.core import CHANCE, new_game
 from vision.layout import EMPTY, PartLayout
-from vision.parts.reader import PartsReader
+from vision.parts.letter_model import LetterModel
+from vision.parts.reader import REFERENCE, PartsReader
 from vision.parts.renderer import (
     PartPose,
     TableRenderer,
@@ -82,6 +89,8 @@ PARTS_LIMIT_S = 2.0
 HAND_FRAMES = 3
 BEFORE_FRAMES = 9
 WITHOUT_DECISION = os.environ.get("PERCEPTION_WITHOUT_DECISION") == "1"
+UNTAUGHT = os.environ.get("PERCEPTION_PARTS_UNTAUGHT") == "1"
+TEACH_FRAMES = 3
 CAMERA_MOVES = (DrawLetter, RollDie, *PLACEMENTS, *MAT_CHANGES, TakeCentre, PlaceWord, Deconstruct)
 """The moves people make with their hands on the parts (the rest they type)."""
 
@@ -213,6 +222,14 @@ def _illegal_board(players: int, explained: Explanations, before: View, rng) -> 
     return Board(players, explained, before, shown, "board", legal)
 
 
+def teach_view(players: int) -> View:
+    """The table with the teach layout on the first mat and nothing else."""
+    view = full_view({}, players)
+    for cell, label in TEACH_LAYOUT:
+        view[TEACH_PART][cell] = label
+    return view
+
+
 # -- frame sources ---------------------------------------------------------------------
 
 
@@ -233,6 +250,10 @@ class Source:
     def still(self, table: Table, board: Board, view: View) -> Iterator[np.ndarray]:
         raise NotImplementedError
 
+    def teach_frames(self, table: Table, players: int) -> list[np.ndarray]:
+        """Frames of the teach layout on this table (its camera, light and tiles)."""
+        raise NotImplementedError
+
     def hand(self, table: Table, board: Board) -> Iterator[tuple[np.ndarray, bool, View]]:
         """The table before, a hand over the changed part while it changes, then still after:
         (frame, hand over the part, what the parts show)."""
@@ -248,11 +269,21 @@ class TuningSource(Source):
         self.edition = load_edition()
 
     def _scene(self, table: Table, board: Board) -> TableScene:
+        return self._table_scene(table, board.players)
+
+    def _table_scene(self, table: Table, players: int) -> TableScene:
         rng = np.random.default_rng(table.seed)
-        layouts = part_layouts(self.edition, board.players)
+        layouts = part_layouts(self.edition, players)
         font = TUNING_FONTS[table.index % len(TUNING_FONTS)]
         scene = random_table_scene(rng, layouts, {}, font=font)
         return TUNING_CONDITIONS[table.condition](rng, scene)
+
+    def teach_frames(self, table, players):
+        scene = replace(self._table_scene(table, players), contents=teach_view(players))
+        return [
+            self.renderer.render(scene, table.size, table.seed * 64 + 90 + k)
+            for k in range(TEACH_FRAMES)
+        ]
 
     def still(self, table, board, view):
         scene = replace(self._scene(table, board), contents=view)
@@ -318,6 +349,19 @@ class HeldOutSource(Source):
             "raised",
         )
 
+    def teach_frames(self, table, players):
+        return [
+            self.held.render_still(
+                table.condition,
+                table.seed,
+                90 + k,
+                table.size,
+                players=players,
+                view=teach_view(players),
+            )[0]
+            for k in range(TEACH_FRAMES)
+        ]
+
     def still(self, table, board, view):
         for k in itertools.count():
             frame, _truth = self.held.render_still(
@@ -358,22 +402,27 @@ class Path:
 
 
 class Readers:
-    """One parts reader per player count (the letter model shared), forgetting between tables."""
+    """A parts reader per table, taught on that table's teach frames (the shipped letter model
+    shared as the base); None when the teach step refuses the frames."""
 
     def __init__(self) -> None:
-        self.readers: dict[int, PartsReader] = {}
         self.edition = load_edition()
+        self.base = LetterModel.default()
+        self.untaught: dict[int, PartsReader] = {}
 
-    def reader(self, players: int) -> PartsReader:
-        if players not in self.readers:
-            shared = next(iter(self.readers.values()), None)
-            classifier = shared.classifier if shared is not None else None
-            self.readers[players] = PartsReader(
-                part_layouts(self.edition, players), classifier=classifier
-            )
-        reader = self.readers[players]
-        reader.forget()
-        return reader
+    def reader(self, source: Source, table: Table, players: int) -> PartsReader | None:
+        layouts = part_layouts(self.edition, players)
+        if UNTAUGHT:
+            reader = self.untaught.setdefault(players, PartsReader(layouts, classifier=self.base))
+            reader.forget()
+            return reader
+        try:
+            taught = teach(source.teach_frames(table, players), layouts, self.base)
+        except UserError as error:
+            print(f"  teach refused ({source.name} {table}): {error}", flush=True)
+            return None
+        look = replace(REFERENCE, tiles=taught.tiles)
+        return PartsReader(layouts, look, classifier=taught.classifier)
 
 
 def rows(options: Options) -> Iterator[Row]:
@@ -406,18 +455,27 @@ def _row(  # noqa: PLR0917
         table = Table(condition, first + index, index, size)
         board = game_board(table.seed)
         assert board is not None
-        reader = readers.reader(board.players)
+        reader = readers.reader(source, table, board.players)
+        if reader is None:
+            for _part in read_parts(board):
+                row.refuse()
+            continue
         if index % 2 and board.changed is not None and isinstance(source, TuningSource):
             _after_hand(row, Path(reader, board), board, source.hand(table, board))
         else:
             _still(row, Path(reader, board), board, source.still(table, board, board.shown))
         if index % 4 == 3:
             bad = game_board(table.seed, illegal=True)
-            if bad is not None:
-                reader = readers.reader(bad.players)
+            if bad is not None and bad.players == board.players:
+                reader.forget()
                 _illegal(row, Path(reader, bad), bad, source.still(table, bad, bad.shown))
     row.seconds = cpu_seconds() - started
     return row
+
+
+def read_parts(board: Board) -> list[str]:
+    """The parts a table's board shows (the board and each player's mat)."""
+    return list(board.shown)
 
 
 def _still(row: Row, path: Path, board: Board, images: Iterator[np.ndarray]) -> None:
