@@ -9,9 +9,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
 from cogtable.inputs import BoardSettled, Input
 from cogtable.sights.camera import CameraPart
-from cogtable.sights.parts import PartsSight
+from cogtable.sights.parts import PartsSight, part_explanations
 from cogtable.tables.base import CameraRegion
 from cogtable.tables.cog.adapter import CogAdapter
 from cogtable.tables.cog.explain import explanations, read_places
@@ -84,3 +85,18 @@ def test_a_still_table_with_a_word_laid_is_committed_within_two_seconds() -> Non
     assert seen == truth, {k: (v, truth[k]) for k, v in seen.items() if truth[k] != v}
     verdict = CogAdapter().judge(state, settled.observation, None)
     assert verdict.kind == "move" and verdict.action == word, verdict.reason
+
+
+def test_a_part_judges_only_its_own_places_and_a_change_elsewhere_is_no_rival() -> None:
+    base = {("board", "cog-top1"): EMPTY, ("mat1", "r1c1"): EMPTY}
+    options = (
+        Explanation(ExplanationKind.UNCHANGED, {}, "in sync"),
+        Explanation(ExplanationKind.LEGAL, {("mat1", "r1c1"): "A"}, "a tile on the mat"),
+        Explanation(ExplanationKind.LEGAL, {("board", "cog-top1"): "red"}, "a cog"),
+    )
+    free = {("mat1", "r1c1"): ("A", EMPTY)}
+    board = part_explanations(Explanations(base, options, free), "board")
+    assert board.base == {"cog-top1": EMPTY} and not board.free
+    assert [dict(o.changes) for o in board.options] == [{}, {"cog-top1": "red"}]
+    mat = part_explanations(Explanations(base, options, free), "mat1")
+    assert mat.free == {"r1c1": ("A", EMPTY)}
