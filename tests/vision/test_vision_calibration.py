@@ -13,9 +13,9 @@ from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
 from vision.markers import project
 from vision.peg_disk.calibration import Calibration, CalibrationError, dark_centres
 from vision.peg_disk.geometry import BoardGeometry, start_position
-from vision.peg_disk.learning import learn, learned_reference
+from vision.peg_disk.learning import NOISY_RIM_POINTS, learn, learned_reference
 from vision.peg_disk.reader import BoardReader
-from vision.peg_disk.renderer import Hand, Renderer, Scene, random_scene
+from vision.peg_disk.renderer import Hand, LampShadow, Renderer, Scene, random_scene
 
 
 def _start_frames(count: int = 2) -> list[np.ndarray]:
@@ -110,8 +110,37 @@ def test_an_unusable_frame_among_three_is_left_out() -> None:
     robust = learn([good[0], covered, good[1]])
     plain = learn(good)
     assert np.allclose(robust.colours["red"], plain.colours["red"], atol=1e-3)
-    with pytest.raises(CalibrationError, match=r"only 1 of 3 frames usable.*calibration frame 2"):
+    with pytest.raises(CalibrationError, match=r"only 1 of 3 frames usable: .* \(frames 2, 3\)$"):
         learn([good[0], covered, covered])
+
+
+def test_a_refused_calibration_says_why_in_one_line_each_problem_once() -> None:
+    """Markers lost in every frame (a board too small and too bright for the camera): one line
+    naming the problem once, for all the frames, as ``cogtable calibrate`` shows it."""
+    blank = np.full((480, 640, 3), 200, np.uint8)
+    with pytest.raises(CalibrationError) as refused:
+        learn([blank, blank, blank])
+    message = str(refused.value)
+    assert "\n" not in message and message.count("markers not found") == 1
+    assert message.startswith("calibration: only 0 of 3 frames usable: no board: markers not")
+    assert message.endswith("(all 3 frames)")
+
+
+def test_a_lamp_shadow_over_the_board_does_not_refuse_calibration() -> None:
+    """A lamp's shadow across the table is its light, not something to clear: the frames are
+    used and the board calibrated reads a position under the same shadow."""
+    shadow = LampShadow(angle_deg=30.0, offset=-20.0, depth=0.45, softness=6.0, width=70.0)
+    scene = replace(
+        random_scene(np.random.default_rng(HELD_OUT + 302), start_position()), shadow=shadow
+    )
+    frames = [RENDERER.render(scene, seed)[0] for seed in range(3)]
+    seen = BoardReader().read(frames[0])
+    assert seen.shaded and seen.covered and seen.rim_outliers >= NOISY_RIM_POINTS
+    calibration = learn(frames)
+    position = random_position(np.random.default_rng(HELD_OUT + 303))
+    reader = BoardReader(calibration=calibration)
+    shown = RENDERER.render(replace(scene, position=position), 5)[0]
+    assert reader.read(shown).position() == position
 
 
 def test_a_few_noisy_rim_points_do_not_spoil_a_frame() -> None:

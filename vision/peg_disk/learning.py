@@ -50,34 +50,52 @@ def learn(
 
     Frames that cannot be read or show something over the board are left out
     as long as at least half of them (and one) remain; every colour is the
-    median over the frames used. Raises CalibrationError naming the frames and
-    why when too few can be used, when a colour is missing from the layout, or
-    when two colours look alike.
+    median over the frames used. Raises CalibrationError, one line naming each
+    problem once and the frames it hit, when too few can be used, when a
+    colour is missing from the layout, or when two colours look alike. Under a
+    lamp's shadow (the rim shows only shade) the empty pegs' darkening by their
+    neighbouring cogs cannot be told from the lamp's: it is not learned (the
+    reader then allows its default, :data:`vision.peg_disk.reader.SHADE_PER_COG`).
     """
     layout = layout or start_position()
     geometry = geometry or BoardGeometry()
     reader = BoardReader(geometry, _neutral(geometry))
-    readings, refused = [], []
+    readings, refused = [], {}
     for index, frame in enumerate(frames):
         reading, problem = _usable(reader.read(frame))
         if reading is None:
-            refused.append(f"calibration frame {index + 1}: {problem}")
+            refused.setdefault(problem, []).append(index + 1)
         else:
             readings.append(reading)
-    if not readings and not refused:
+    count = len(readings) + sum(len(numbers) for numbers in refused.values())
+    if not count:
         raise CalibrationError("calibration needs at least one frame")
-    if len(refused) == 1 and not readings:
-        raise CalibrationError(refused[0])
-    if not readings or len(readings) < len(refused):
-        raise CalibrationError(
-            f"calibration: only {len(readings)} of {len(readings) + len(refused)} frames "
-            f"usable ({'; '.join(refused)})"
-        )
+    if not readings or len(readings) < count - len(readings):
+        raise CalibrationError(_refusal(len(readings), count, refused))
     features = np.median([reading.features for reading in readings], axis=0)
     contrast = np.median([reading.centre_contrast for reading in readings], axis=0)
     learned = _from_features(geometry, features, contrast, layout)
     residual = np.median([reader.rim_residual(reading.rim) for reading in readings], axis=0)
-    return replace(learned, shade=_shade(geometry, features, layout), rim=_rim_pattern(residual))
+    shaded = any(reading.covered for reading in readings)
+    shade = 0.0 if shaded else _shade(geometry, features, layout)
+    return replace(learned, shade=shade, rim=_rim_pattern(residual))
+
+
+def _refusal(usable: int, count: int, refused: dict[str, list[int]]) -> str:
+    """One line: how many frames were usable, and each problem once with the frames it hit."""
+    problems = "; ".join(
+        f"{problem} ({_frames(numbers, count)})" for problem, numbers in refused.items()
+    )
+    if count == 1:
+        return f"calibration frame 1: {next(iter(refused))}"
+    return f"calibration: only {usable} of {count} frames usable: {problems}"
+
+
+def _frames(numbers: list[int], count: int) -> str:
+    """'all 3 frames', 'frame 2' or 'frames 1, 3'."""
+    if len(numbers) == count:
+        return f"all {count} frames"
+    return f"frame{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
 
 
 def _shade(geometry: BoardGeometry, features: np.ndarray, layout: Position) -> float:
@@ -104,10 +122,16 @@ def _rim_pattern(residual: np.ndarray) -> tuple[Colour, ...]:
 
 
 def _usable(reading) -> tuple[object | None, str]:
-    """The reading if calibration can use it, else None and why."""
+    """The reading if calibration can use it, else None and why.
+
+    A rim showing only shade (the board's own hue, darker: a lamp's shadow
+    across the table) is the table's light, which its owner cannot clear:
+    usable, its shadow part of what is learned (the shade per cog is then not
+    measured, see :func:`learn`). Anything else over the rim is not.
+    """
     if not reading.ok:
         return None, f"{reading.status}: {reading.message}"
-    if reading.covered and reading.rim_outliers >= NOISY_RIM_POINTS:
+    if reading.covered and reading.rim_outliers >= NOISY_RIM_POINTS and not reading.shaded:
         return None, f"{reading.message}; clear the board"
     return reading, ""
 
