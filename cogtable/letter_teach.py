@@ -82,6 +82,7 @@ def unused_line(taught: Taught) -> str:
         f"{cell} read as {taught.check.get(cell) or 'empty'}"
         for cell, label in ((TEACH_WILD, WILD), (TEACH_STAR, STAR))
         if taught.check.get(cell, label) != label
+        and not any(text.startswith(f"{cell} ") for text in taught.unused)
     ]
     parts = [*taught.unused, *misread]
     return f"could not use or tell apart: {'; '.join(parts)}" if parts else ""

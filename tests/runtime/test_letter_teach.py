@@ -135,3 +135,15 @@ def test_the_profile_points_the_reader_at_taught_letters(tmp_path: Path) -> None
     path.write_text(text, encoding="utf-8")
     with pytest.raises(UserError, match="not taught letter tiles"):
         letter_classifier(load_profile(path))
+
+
+def test_without_a_face_down_tile_or_a_token_the_standard_ones_are_kept_and_named() -> None:
+    frames = teach_scene_frames(
+        LAYOUTS, (1280, 720), 2, seed=4, tiles=DEVELOPMENT_LOOKS[0], layout=TEACH_ORDER
+    )
+    taught = teach(frames, LAYOUTS, LetterModel.default())
+    line = unused_line(taught)
+    assert f"{TEACH_WILD} (face-down tile): none seen" in line
+    assert f"{TEACH_STAR} (star token): none seen" in line
+    assert taught.tiles.back == REFERENCE_LOOK.back and taught.tiles.star == REFERENCE_LOOK.star
+    assert taught.tiles.face != REFERENCE_LOOK.face  # the wood face was learned
