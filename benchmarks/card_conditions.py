@@ -19,7 +19,6 @@ tuning runs use 5_000_000 .. 8_999_999 (never the held-out 9_000_000+).
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -31,9 +30,9 @@ from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
 from vision.cards.renderer import (
     CARD_SCALE,
     STICKER_CENTRE_MM,
+    CardRenderer,
     CardScene,
     LaidCard,
-    _bare_table,
     card_art_bgr,
     mat_homography,
     mat_to_table,
@@ -42,8 +41,8 @@ from vision.cards.renderer import (
 from vision.cards.sheet import STICKER_MM, draw_back, draw_sticker, sticker_tag_centre
 from vision.markers import project
 from vision.part_sheet import sheet_matrix
-from vision.parts.renderer import _bgra, _draw_hand, _light, _sense, _Stamp, _stamp
-from vision.peg_disk.renderer import TABLE_BGR, Hand, Lighting, Sensor
+from vision.parts.renderer import _bgra, _draw_hand, _sense
+from vision.peg_disk.renderer import Hand, Lighting, Sensor
 
 SLEEVE_MM = (66.0, 91.0)
 """A clear sleeve round a 63 x 88 mm card."""
@@ -200,62 +199,41 @@ def dev_sprite(card: DevCard) -> np.ndarray:
 
 @dataclass(frozen=True)
 class DevSensor(Sensor):
-    """A webcam's sensor: colour noise (sigma per channel, grey levels) before its JPEG."""
+    """A webcam's sensor: fresh colour noise in every frame, after its lens blur, before its JPEG.
+
+    ``chroma`` is the noise's sigma per channel (grey levels, at mid grey); ``grain_px`` the
+    reach (pixels) of its blotches (demosaicing spreads a pixel's noise to its neighbours: 0,
+    every pixel its own); ``shot`` the share of the sigma that grows with the light (photon
+    noise: sigma times sqrt(level / 128)), the rest being the same everywhere.
+    """
 
     chroma: float = 0.0
+    grain_px: float = 0.0
+    shot: float = 0.0
 
 
-class DevRenderer:
-    """Draws scenes of :class:`DevCard` s (and plain LaidCards), caching the last tables."""
+class DevRenderer(CardRenderer):
+    """Draws scenes of :class:`DevCard` s (and plain LaidCards) through a :class:`DevSensor`."""
 
-    def __init__(self, cache_size: int = 2) -> None:
-        self._composed: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._cache_size = cache_size
+    def sprite(self, card: LaidCard) -> np.ndarray:
+        """A dev card's sprite (its sleeve, glare, sticker off and art drawn)."""
+        return dev_sprite(card if isinstance(card, DevCard) else DevCard(*_fields(card)))
 
-    def render(self, scene: CardScene, size: tuple[int, int] = (1920, 1080), seed: int = 0):
-        """The BGR uint8 frame of ``scene`` at ``size``."""
-        from vision.parts.renderer import table_homography
-
-        rng = np.random.default_rng(seed)
-        table = table_homography(scene.table_size_mm, scene.camera, size)
-        image = cv2.warpPerspective(
-            self._table(scene),
-            table @ np.linalg.inv(sheet_matrix(CARD_SCALE)),
-            size,
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=TABLE_BGR,
-        )
-        to_table = mat_to_table(scene)
-        for hand in scene.hands:
-            centre = to_table @ np.array([*hand.centre, 1.0])
-            image = _draw_hand(image, replace(hand, centre=(centre[0], centre[1])), table, rng)
-        image = _light(image, scene.lighting)
-        chroma = getattr(scene.sensor, "chroma", 0.0)
+    def sense(self, image: np.ndarray, scene: CardScene, rng: np.random.Generator) -> np.ndarray:
+        """The sensor; a :class:`DevSensor`'s colour noise before the JPEG."""
+        sensor = scene.sensor
+        chroma = getattr(sensor, "chroma", 0.0)
         if chroma <= 0:
-            return _sense(image, scene.sensor, rng)
-        # each channel its own noise after the lens blur, before the JPEG: a cheap webcam
-        image = _sense(image, replace(scene.sensor, jpeg=None), rng)
-        noise = rng.normal(0.0, chroma, image.shape).astype(np.float32)
-        image = np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
-        return _sense(image, Sensor(jpeg=scene.sensor.jpeg), rng)
-
-    def _table(self, scene: CardScene) -> np.ndarray:
-        key = (scene.mat, scene.pose, scene.cards)
-        texture = self._composed.get(key)
-        if texture is None:
-            texture = _bare_table(scene.mat, scene.pose, scene.table_size_mm).copy()
-            to_texture = sheet_matrix(CARD_SCALE) @ mat_to_table(scene)
-            for card in scene.cards:
-                dev = card if isinstance(card, DevCard) else DevCard(*_fields(card))
-                centre = to_texture @ np.array([card.x, card.y, 1.0])
-                turn = card.angle_deg + scene.pose.angle_deg
-                _stamp(texture, _Stamp(dev_sprite(dev), (float(centre[0]), float(centre[1])), turn))
-            self._composed[key] = texture
-        self._composed.move_to_end(key)
-        while len(self._composed) > self._cache_size:
-            self._composed.popitem(last=False)
-        return texture
+            return super().sense(image, scene, rng)
+        image = _sense(image, replace(sensor, jpeg=None), rng)
+        noise = rng.normal(0.0, 1.0, image.shape).astype(np.float32)
+        if sensor.grain_px > 0:
+            noise = cv2.GaussianBlur(noise, (0, 0), sensor.grain_px)
+            noise /= max(float(noise.std()), 1e-6)
+        level = image.astype(np.float32)
+        sigma = chroma * ((1 - sensor.shot) + sensor.shot * np.sqrt(level / 128))
+        image = np.clip(level + noise * sigma, 0, 255).astype(np.uint8)
+        return _sense(image, Sensor(jpeg=sensor.jpeg), rng)
 
 
 def _fields(card: LaidCard) -> tuple:
@@ -280,7 +258,12 @@ class ZoneTruth:
     seen_backs: int = 0
     clear_backs: int = 0
     partly_covered: int = 0
-    """Cards showing a part of themselves without their tag: the zone must be doubtful."""
+    """Cards showing a part of themselves without their whole tag: the zone must be doubtful,
+    unless the reader identified them all the same (:func:`score`)."""
+    partly_up: set[int] = field(default_factory=set)
+    """The face-up ones among them."""
+    partly_backs: int = 0
+    """The face-down ones among them."""
     under_hand: bool = False
 
 
@@ -348,7 +331,56 @@ def truth_of(scene: CardScene, size: tuple[int, int]) -> dict[str, ZoneTruth]:
             truth.clear_backs += clear
         if not tag_whole and shown >= PARTLY_SHOWN and not (body & hand).any():
             truth.partly_covered += 1
+            if card.tag_id is None:
+                truth.partly_backs += 1
+            else:
+                truth.partly_up.add(card.tag_id)
     return truths
+
+
+def score(tally: dict[str, int], reading, truth: dict[str, ZoneTruth]) -> None:
+    """Add one frame's counts to ``tally`` (a reading of :class:`vision.cards.reader.CardReader`
+    against the :class:`ZoneTruth` of each zone).
+
+    A zone with a partly covered card read clear is a fault unless the card was identified
+    all the same (a tag read though a corner of it is hidden): its id is among the zone's, or
+    the zone's backs count it. Backs are counted right when the read count lies between the
+    backs whose tag shows whole and those plus the partly covered backs.
+    """
+    position = reading.position() or {}
+    doubtful = set(reading.doubtful()) if reading.ok else set(truth)
+    for name, zone in truth.items():
+        up, down = position.get(name, ((), 0))
+        tally["clear_up"] += len(zone.clear_up)
+        tally["identified"] += len(zone.clear_up & set(up))
+        tally["wrong"] += len(set(up) - zone.present)
+        if zone.partly_covered:
+            tally["covered_zones"] += 1
+            unnamed = zone.partly_up - set(up) or down < zone.seen_backs + zone.partly_backs
+            tally["covered_read_clear"] += name not in doubtful and bool(unnamed)
+        if zone.under_hand:
+            tally["hand_zones"] += 1
+            tally["hand_read_clear"] += name not in doubtful
+        elif zone.clear_backs and zone.clear_backs == zone.seen_backs:
+            tally["backs"] += zone.clear_backs
+            right = zone.seen_backs <= down <= zone.seen_backs + zone.partly_backs
+            tally["backs_right"] += zone.clear_backs if right else 0
+        if not zone.partly_covered and not zone.under_hand:
+            tally["plain_zones"] += 1
+            tally["plain_doubtful"] += name in doubtful
+
+
+def score_line(tally: dict[str, int]) -> str:
+    """One row of figures."""
+    share = 100 * tally["identified"] / max(tally["clear_up"], 1)
+    backs = f"{100 * tally['backs_right'] / tally['backs']:6.2f}%" if tally["backs"] else "  n/a "
+    return (
+        f"identified {share:6.2f}% ({tally['identified']}/{tally['clear_up']}) "
+        f"wrong {tally['wrong']}  covered read clear {tally['covered_read_clear']}/"
+        f"{tally['covered_zones']}  hand read clear {tally['hand_read_clear']}/"
+        f"{tally['hand_zones']}  backs {backs} ({tally['backs_right']}/{tally['backs']})  "
+        f"clear zones doubtful {tally['plain_doubtful']}/{tally['plain_zones']}"
+    )
 
 
 def _box(zone) -> np.ndarray:
@@ -515,6 +547,19 @@ def _webcam(rng):
     )
 
 
+def _sensor_noise(rng):
+    """A real camera's noise, fresh in every frame: blotchy colour noise (demosaicing), partly
+    growing with the light, stronger than "webcam noise", before a JPEG."""
+    return lambda s: DevSensor(
+        noise=0.0,
+        blur=float(rng.uniform(0.3, 1.0)),
+        jpeg=int(rng.integers(40, 81)),
+        chroma=float(rng.uniform(5, 14)),
+        grain_px=float(rng.uniform(0.7, 2.0)),
+        shot=float(rng.uniform(0, 1)),
+    )
+
+
 def _dim(rng):
     return lambda lit: replace(lit, brightness=float(rng.uniform(0.45, 0.8)))
 
@@ -568,6 +613,13 @@ CONDITIONS: dict[str, Maker] = {
     "noise+jpeg": lambda rng, mat: _scene(rng, mat, _spread(rng, mat), sensor=_noisy(rng)),
     "webcam noise": lambda rng, mat: _scene(
         rng, mat, _spread(rng, mat), sensor=_webcam(rng), lighting=_dim(rng)
+    ),
+    "sensor noise": lambda rng, mat: _scene(
+        rng,
+        mat,
+        _spread(rng, mat),
+        sensor=_sensor_noise(rng),
+        lighting=_dim(rng) if rng.random() < 0.5 else None,
     ),
     "small tags": lambda rng, mat: _scene(rng, mat, _spread(rng, mat), camera=_far(rng)),
     "tilt+uneven light": lambda rng, mat: _scene(

@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from card_conditions import CONDITIONS, DevRenderer, condition_scene, truth_of
+from card_conditions import CONDITIONS, DevRenderer, condition_scene, score, score_line, truth_of
 
 from vision.cards.mat import standard_mat
 from vision.cards.reader import TAG_PX_PER_MM, CardReader, SeenTag, _one_per_place
@@ -110,42 +110,6 @@ VARIANTS = {
 }
 
 
-def score(tally: dict, reading, truth) -> None:
-    """Add one frame's counts to ``tally``."""
-    position = reading.position() or {}
-    doubtful = set(reading.doubtful()) if reading.ok else set(truth)
-    for name, zone in truth.items():
-        up, down = position.get(name, ((), 0))
-        tally["clear_up"] += len(zone.clear_up)
-        tally["identified"] += len(zone.clear_up & set(up))
-        tally["wrong"] += len(set(up) - zone.present)
-        if zone.partly_covered:
-            tally["covered_zones"] += 1
-            tally["covered_read_clear"] += name not in doubtful
-        if zone.under_hand:
-            tally["hand_zones"] += 1
-            tally["hand_read_clear"] += name not in doubtful
-        if zone.clear_backs and zone.clear_backs == zone.seen_backs:
-            tally["backs"] += zone.clear_backs
-            tally["backs_right"] += zone.clear_backs if down == zone.seen_backs else 0
-        if not zone.partly_covered and not zone.under_hand:
-            tally["plain_zones"] += 1
-            tally["plain_doubtful"] += name in doubtful
-
-
-def line(tally: dict) -> str:
-    """One condition's figures."""
-    share = 100 * tally["identified"] / max(tally["clear_up"], 1)
-    backs = 100 * tally["backs_right"] / max(tally["backs"], 1)
-    return (
-        f"{share:6.2f}% ({tally['identified']}/{tally['clear_up']}) wrong {tally['wrong']}  "
-        f"covered-clear {tally['covered_read_clear']}/{tally['covered_zones']}  "
-        f"hand-clear {tally['hand_read_clear']}/{tally['hand_zones']}  "
-        f"backs {backs:6.2f}% ({tally['backs_right']}/{tally['backs']})  "
-        f"doubtful-plain {tally['plain_doubtful']}/{tally['plain_zones']}"
-    )
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20, help="tables per condition and size")
@@ -174,7 +138,9 @@ def main() -> int:
                         times[name].append(time.perf_counter() - start)
                     score(tallies[name], reading, truth)
             for name in names:
-                print(f"{size[1]}p {condition:18s} {name:12s} {line(tallies[name])}", flush=True)
+                print(
+                    f"{size[1]}p {condition:18s} {name:12s} {score_line(tallies[name])}", flush=True
+                )
     for name in names:
         median = statistics.median(times[name]) * 1000
         print(f"first-frame read at 1080p, {name}: median {median:.1f} ms")

@@ -11,9 +11,9 @@ One frame is read in four steps:
    :class:`vision.cards.tags.TagDecoder` reads their ids and turns (glare and
    sleeves allowed for): one search finds face-up tags and card backs
    (:data:`~vision.cards.tags.BACK_ID`);
-3. the mat is also warped small (:data:`COVER_PX_PER_MM`) in colour and
-   compared with its known print (:func:`vision.cards.sheet.draw_mat`) under a
-   smooth light fitted to it: every bit of not-mat must be explained by a card
+3. the mat is also warped small in colour and compared with its known print
+   under a smooth light fitted to it, beyond the camera's own noise
+   (:class:`vision.cards.cover.CoverModel`): every bit of not-mat must be explained by a card
    read, that is lie on the card (in its sleeve) that the tag's place and turn
    put there. Whatever is left is something else: a hand, or part of a card
    whose tag is hidden (under another card, a hand), however small a share of
@@ -43,13 +43,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
-from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
-from vision.cards.sheet import SLEEVE_MM, TAG_MM, card_tag_offset, draw_mat
+from vision.cards.cover import EXPLAINED_MM, Blob, CoverModel
+from vision.cards.mat import CardMatLayout
+from vision.cards.sheet import SLEEVE_MM, TAG_MM, card_tag_offset
 from vision.cards.tags import BACK_ID, MODULES, TagDecoder, candidate_finder, detector_parameters
 from vision.frame import NO_BOARD, NO_CAMERA, OK, check_frame
 from vision.markers import project
@@ -58,38 +58,14 @@ from vision.part_sheet import sheet_matrix
 
 TAG_PX_PER_MM = 1.2
 """Scale of the top-down view the tags are looked for in: a 3.5 mm module is 4.2 pixels."""
-COVER_PX_PER_MM = 0.25
-"""Scale of the colour view compared with the mat's print (a card is 16 x 22 of its pixels)."""
-EXPLAIN_PX_PER_MM = 2 * COVER_PX_PER_MM
-"""Scale at which the not-mat is checked against the cards read (a 2 mm pixel): a card peeping
-6 mm from under another is three of its pixels wide."""
-LOG_OFFSET = 8.0
-"""Colours are compared as log(value + this): a dark channel's noise does not look like change."""
 TAG_SIZE_TOLERANCE = 0.35
 """A tag whose side is off :data:`vision.cards.sheet.TAG_MM` by more than this share is refused."""
-CHROMA_LIMIT = 0.22
-"""A pixel whose hue moved this far (log units) from the mat's print under the fitted light
-is not mat."""
-LUMINANCE_LIMIT = 0.55
-"""A pixel this much (log units) lighter or darker than the lit print is not mat (a shadow,
-which is about 0.3, is)."""
-MIN_BLOB_MM2 = 200.0
-"""Less not-mat than this (a fingertip, misregistered print) is ignored."""
 COVER_MM2 = 8000.0
 """An unexplained blob this large over the mat means the mat is covered: a hand (its palm alone is
 about 7,800 mm2), not a card peeping from under another (a card is 5,544 mm2)."""
-EXPLAIN_MARGIN_MM = 2.0
-"""A read card explains the not-mat this far round it: its sleeve. Its shadow, and a sticker
-stuck a few millimetres and degrees off, leave slivers beyond that which an opening of three
-:data:`EXPLAIN_PX_PER_MM` pixels removes (a card showing a tenth of itself from under another
-shows a strip 6 to 9 mm wide)."""
 RETRY_CONSTANT = 3
 """The adaptive threshold's constant of the second search, where not-mat is left unexplained:
 a glare stripe leaves a tag's border little contrast (the first search's is 10)."""
-CHANGE_LIMIT = 0.15
-"""A view pixel whose log colour moved this far since the tags were looked for has changed."""
-CHANGE_REACH_MM = 50.0
-"""Tags are looked for again this far round a change (a card's half-diagonal)."""
 TAG_REACH_MM = 40.0
 """A changed box is searched this much wider, so a tag whose centre lies in it is seen whole."""
 OUTSIDE = "outside"
@@ -212,7 +188,7 @@ class CardReader:
     With ``follow`` (the default) the reader remembers the top-down view in
     which it last looked for tags: while the camera has not moved, tags are
     looked for again only where the view changed since (a card laid, a hand),
-    dilated by :data:`CHANGE_REACH_MM`; a still mat costs the marker search
+    dilated by :data:`vision.cards.cover.CHANGE_REACH_MM`; a still mat costs the marker search
     and one small warp. ``follow=False`` looks at the whole mat every frame.
     """
 
@@ -221,7 +197,7 @@ class CardReader:
         self.part = mat.part()
         self.follow = follow
         self.finder = MarkerFinder(mat.marker_ids)
-        self.cover = _CoverModel(mat)
+        self.cover = CoverModel(mat)
         self.corners_mm = np.array(
             [(0, 0), (mat.width_mm, 0), (mat.width_mm, mat.height_mm), (0, mat.height_mm)], float
         )
@@ -288,7 +264,7 @@ class CardReader:
 
         ``tags`` gains what the second search (:data:`RETRY_CONSTANT`) finds.
         """
-        blobs = self.cover.unexplained(view, tags)
+        blobs = self.cover.unexplained(view, _outlines(tags))
         found = []
         for blob in blobs:
             box = _grown(blob.box_mm, TAG_REACH_MM / 2, self.whole_mm)
@@ -297,7 +273,7 @@ class CardReader:
         if not new:
             return blobs
         tags += new
-        return self.cover.unexplained(view, tags)
+        return self.cover.unexplained(view, _outlines(tags))
 
     def _moved(self, before: np.ndarray, after: np.ndarray) -> bool:
         """The mat moved in the picture by more than a pixel since the tags were looked for."""
@@ -374,6 +350,11 @@ class CardReader:
         )
 
 
+def _outlines(tags: list[SeenTag]) -> list[np.ndarray]:
+    """What each tag's card explains on the mat (mm): the card and its margin."""
+    return [tag.card_outline(EXPLAINED_MM) for tag in tags]
+
+
 def _one_per_place(tags: list[SeenTag]) -> list[SeenTag]:
     """The tags, each place once: the finder may return one square twice (its two edges)."""
     kept: list[SeenTag] = []
@@ -441,191 +422,3 @@ def _warp_grey(image: np.ndarray, homography: np.ndarray, size: tuple[int, int])
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
     to_view = sheet_matrix(TAG_PX_PER_MM) @ np.linalg.inv(homography) @ np.linalg.inv(shift)
     return cv2.warpPerspective(crop, to_view, size, flags=cv2.INTER_LINEAR)
-
-
-@dataclass(frozen=True)
-class Blob:
-    """Not-mat that the cards read do not explain: its area, the zones it reaches, its box (mm)."""
-
-    area_mm2: float
-    zones: tuple[str, ...]
-    box_mm: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-
-
-class _CoverModel:
-    """The mat's print at :data:`COVER_PX_PER_MM`, its light basis and its zones as pixel maps."""
-
-    def __init__(self, mat: CardMatLayout) -> None:
-        self.mat = mat
-        self.size = (round(mat.width_mm * COVER_PX_PER_MM), round(mat.height_mm * COVER_PX_PER_MM))
-        self.print_log = _print_log(mat)
-        width, height = self.size
-        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-        u, v = xs / width - 0.5, ys / height - 0.5
-        self.basis = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1).reshape(-1, 6)
-        self.zone_map = np.zeros((height, width), np.int32)  # 0: no zone, k: zones[k - 1]
-        for index, zone in enumerate(mat.zones, start=1):
-            (x0, y0), (x1, y1) = zone.corners()
-            box = [round(v * COVER_PX_PER_MM) for v in (x0, y0, x1, y1)]
-            self.zone_map[box[1] : box[3], box[0] : box[2]] = index
-        self.ignored = np.zeros((height, width), bool)
-        for marker in mat.markers:
-            (x0, y0), _, (x1, y1), _ = marker.corners()
-            reach = marker.side / 6 + 2 / COVER_PX_PER_MM
-            box = [
-                round(v * COVER_PX_PER_MM) for v in (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
-            ]
-            self.ignored[max(0, box[1]) : box[3], max(0, box[0]) : box[2]] = True
-        self.zone_pixels = np.bincount(self.zone_map.ravel(), minlength=len(mat.zones) + 1)
-        self.pixel_mm2 = 1 / COVER_PX_PER_MM**2
-        self.fine_size = (2 * width, 2 * height)
-        self.fine_print_log = _print_log(mat, EXPLAIN_PX_PER_MM)
-        ys, xs = np.mgrid[0 : 2 * height, 0 : 2 * width].astype(np.float32)
-        u, v = (xs - 0.5) / (2 * width) - 0.5, (ys - 0.5) / (2 * height) - 0.5
-        self.fine_basis = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1).reshape(
-            -1, 6
-        )
-        self.fine_zone_map = np.kron(self.zone_map, np.ones((2, 2), np.int32))
-        self.fine_ignored = np.kron(self.ignored, np.ones((2, 2), bool))
-        self.fine: np.ndarray | None = None
-
-    def view(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
-        """The mat from above at :data:`COVER_PX_PER_MM`, log colour relative to its print.
-
-        Warped at twice the scale and halved by area, so each pixel averages
-        a few of the frame's (a still mat's view hardly changes with noise).
-        """
-        to_view = sheet_matrix(EXPLAIN_PX_PER_MM) @ np.linalg.inv(homography)
-        fine = cv2.warpPerspective(image, to_view, self.fine_size, flags=cv2.INTER_LINEAR)
-        self.fine = fine  # the frame's finer view, for unexplained()
-        small = cv2.resize(fine, self.size, interpolation=cv2.INTER_AREA)
-        return np.log(small.astype(np.float32) + LOG_OFFSET) - self.print_log
-
-    def light(self, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The smooth light over the mat (basis coefficients, 6 x 3) and which pixels it fits."""
-        flat = view.reshape(-1, 3)
-        keep = np.ones(len(flat), bool)
-        for _ in range(3):
-            basis = self.basis[keep]
-            normal = basis.T @ basis + 1e-6 * np.eye(6, dtype=np.float32)
-            coefficients = np.linalg.solve(normal, basis.T @ flat[keep])
-            keep = _mat_like(flat - self.basis @ coefficients)
-            if keep.sum() < 100:
-                break
-        return coefficients, keep
-
-    def not_mat(self, view: np.ndarray) -> np.ndarray:
-        """uint8 mask of the view's pixels that are not the mat's print under a smooth light."""
-        _coefficients, keep = self.light(view)
-        mask = ((~keep).reshape(self.size[1], self.size[0]) & ~self.ignored).astype(np.uint8)
-        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-
-    def fine_not_mat(self, view: np.ndarray) -> np.ndarray:
-        """:meth:`not_mat` at :data:`EXPLAIN_PX_PER_MM`, of the frame :meth:`view` last saw.
-
-        Only looked at near the view's own not-mat (the fine pixels of its pixels and their
-        neighbours): elsewhere the mat is bare.
-        """
-        assert self.fine is not None
-        coefficients, keep = self.light(view)
-        coarse = ((~keep).reshape(self.size[1], self.size[0]) & ~self.ignored).astype(np.uint8)
-        near = np.kron(cv2.dilate(coarse, np.ones((3, 3), np.uint8)), np.ones((2, 2), np.uint8))
-        where = np.flatnonzero(near & ~self.fine_ignored)
-        pixels = self.fine.reshape(-1, 3)[where].astype(np.float32)
-        residual = np.log(pixels + LOG_OFFSET) - self.fine_print_log.reshape(-1, 3)[where]
-        mask = np.zeros(self.fine_size[1] * self.fine_size[0], np.uint8)
-        mask[where] = ~_mat_like(residual - self.fine_basis[where] @ coefficients)
-        mask = mask.reshape(self.fine_size[1], self.fine_size[0])
-        return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-
-    def unexplained(self, view: np.ndarray, tags: list[SeenTag]) -> list[Blob]:
-        """Blobs of not-mat (at :data:`EXPLAIN_PX_PER_MM`) that lie on no card read (in its
-        sleeve, :data:`EXPLAIN_MARGIN_MM` round it), however small a share of a card they are
-        (a blob under :data:`MIN_BLOB_MM2`, or a sliver under 6 mm wide, is noise)."""
-        mask = self.fine_not_mat(view)
-        if tags:
-            explained = np.zeros_like(mask)
-            grow = 2 * EXPLAIN_MARGIN_MM
-            size = (CARD_SIZE_MM[0] + grow, CARD_SIZE_MM[1] + grow)
-            outlines = [tag.card_outline(size) * EXPLAIN_PX_PER_MM - 0.5 for tag in tags]
-            for outline in outlines:  # one by one: fillPoly leaves where two overlap unfilled
-                points = np.round(outline * 16).astype(np.int32)
-                cv2.fillPoly(explained, [points], 1, cv2.LINE_8, 4)
-            mask &= 1 - explained
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        pixel_mm2 = 1 / EXPLAIN_PX_PER_MM**2
-        areas = stats[:, cv2.CC_STAT_AREA] * pixel_mm2
-        odd = [label for label in range(1, count) if areas[label] >= MIN_BLOB_MM2]
-        if not odd:
-            return []
-        zones = len(self.mat.zones) + 1
-        overlap = np.bincount(
-            labels.ravel() * zones + self.fine_zone_map.ravel(), minlength=count * zones
-        )
-        overlap = overlap.reshape(count, zones)
-        enough = MIN_BLOB_MM2 / 4 / pixel_mm2
-        blobs = []
-        for label in odd:
-            x, y, w, h = (float(v) / EXPLAIN_PX_PER_MM for v in stats[label, :4])
-            reached = tuple(
-                z.name
-                for z, n in zip(self.mat.zones, overlap[label, 1:], strict=True)
-                if n >= enough
-            )
-            blobs.append(Blob(float(areas[label]), reached, (x, y, x + w, y + h)))
-        return blobs
-
-    def changed(self, view: np.ndarray, before: np.ndarray) -> list[tuple[float, ...]]:
-        """Boxes (x0, y0, x1, y1 mm) round every place where the view changed since ``before``."""
-        moved = ((np.abs(view - before).max(axis=2) > CHANGE_LIMIT) & ~self.ignored).astype(
-            np.uint8
-        )
-        moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        if not moved.any():
-            return []
-        reach = 2 * round(CHANGE_REACH_MM * COVER_PX_PER_MM) + 1
-        grown = cv2.dilate(moved, np.ones((reach, reach), np.uint8))
-        count, _labels, stats, _c = cv2.connectedComponentsWithStats(grown, connectivity=8)
-        boxes = []
-        for x, y, w, h, _area in stats[1:count]:
-            boxes.append(tuple(float(v) / COVER_PX_PER_MM for v in (x, y, x + w, y + h)))
-        return boxes
-
-    def renew(self, memory: np.ndarray, view: np.ndarray, box: tuple[float, ...]) -> None:
-        """Take the view's pixels of a box (mm) into the remembered view."""
-        x0, y0, x1, y1 = (round(v * COVER_PX_PER_MM) for v in box)
-        memory[y0:y1, x0:x1] = view[y0:y1, x0:x1]
-
-    def features(self, view: np.ndarray) -> np.ndarray:
-        """Mean relative colour of every zone (what the settling filter watches for motion)."""
-        zones = self.zone_map.ravel()
-        flat = view.reshape(-1, 3)
-        sums = np.stack(
-            [np.bincount(zones, flat[:, c], minlength=len(self.zone_pixels)) for c in range(3)], 1
-        )
-        return (sums / np.maximum(self.zone_pixels, 1)[:, None])[1:]
-
-
-def _mat_like(residual: np.ndarray) -> np.ndarray:
-    """Rows of log residuals (N, 3) that are the print under light: same hue, near brightness."""
-    b, g, r = residual[:, 0], residual[:, 1], residual[:, 2]
-    luminance = (b + g + r) / 3
-    chroma = np.maximum(
-        np.maximum(np.abs(b - luminance), np.abs(g - luminance)), np.abs(r - luminance)
-    )
-    return (chroma < CHROMA_LIMIT) & (np.abs(luminance) < LUMINANCE_LIMIT)
-
-
-@lru_cache(maxsize=8)
-def _print_log(mat: CardMatLayout, px_per_mm: float = COVER_PX_PER_MM) -> np.ndarray:
-    """log(BGR + 1) of the mat's print at ``px_per_mm`` (a multiple of :data:`COVER_PX_PER_MM`;
-    drawn fine, then shrunk)."""
-    fine = draw_mat(mat, 4 * COVER_PX_PER_MM)
-    times = round(px_per_mm / COVER_PX_PER_MM)
-    size = (
-        times * round(mat.width_mm * COVER_PX_PER_MM),
-        times * round(mat.height_mm * COVER_PX_PER_MM),
-    )
-    small = cv2.resize(fine, size, interpolation=cv2.INTER_AREA)
-    return np.log(small.astype(np.float32) + LOG_OFFSET)

@@ -139,6 +139,14 @@ class CardRenderer:
             centre = to_table @ np.array([*hand.centre, 1.0])
             image = _draw_hand(image, replace(hand, centre=(centre[0], centre[1])), table, rng)
         image = _light(image, scene.lighting)
+        return self.sense(image, scene, rng)
+
+    def sprite(self, card: LaidCard) -> np.ndarray:
+        """A card from above at :data:`CARD_SCALE` (BGRA): what a subclass draws otherwise."""
+        return card_sprite(card.tag_id, card.name)
+
+    def sense(self, image: np.ndarray, scene: CardScene, rng: np.random.Generator) -> np.ndarray:
+        """The camera's sensor on the lit picture: blur, noise, JPEG (a subclass may add more)."""
         return _sense(image, scene.sensor, rng)
 
     def _composed_table(self, scene: CardScene) -> np.ndarray:
@@ -149,7 +157,7 @@ class CardRenderer:
             to_texture = sheet_matrix(CARD_SCALE) @ mat_to_table(scene)
             for card in scene.cards:
                 centre = to_texture @ np.array([card.x, card.y, 1.0])
-                sprite = card_sprite(card.tag_id, card.name)
+                sprite = self.sprite(card)
                 turn = card.angle_deg + scene.pose.angle_deg
                 _stamp(texture, _Stamp(sprite, (float(centre[0]), float(centre[1])), turn))
             self._composed[key] = texture
