@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 Peg = tuple[int, int]
 PieceColour = Literal["red", "blue", "gold"]
@@ -86,6 +86,42 @@ class Shutdown:
     reason: str = "stop requested"
 
 
+@dataclass(frozen=True)
+class RemotePartner:
+    """This table plays one game with another table, whose ``seats`` are played there.
+
+    The other table's events (:mod:`cogtable.fleet.remote`) put it first, before
+    any of its records: from then on a move for those seats is refused here.
+    """
+
+    table: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RemoteRecord:
+    """The other table's record of the shared game, as it last published it.
+
+    ``actions`` are its journal's actions of the game in progress, as JSON in
+    ply order; the controller compares them with its own record (it may be
+    ahead, behind or the same; a difference stops the game).
+    """
+
+    table: str
+    game: str
+    actions: tuple[Any, ...]
+    finished: bool = False
+    """Its game is over: a fresh game here does not take its moves (it starts anew too)."""
+
+
+@dataclass(frozen=True)
+class RemoteStopped:
+    """The other table stopped the shared game (a disagreement); ``reason`` says why."""
+
+    table: str
+    reason: str
+
+
 Input = (
     BoardSettled
     | BoardUnsettled
@@ -93,5 +129,8 @@ Input = (
     | DiceRolled
     | ConsoleCommand
     | PartStatus
+    | RemotePartner
+    | RemoteRecord
+    | RemoteStopped
     | Shutdown
 )

@@ -28,12 +28,16 @@ from cogtable.inputs import (
     DiceRolled,
     Input,
     PartStatus,
+    RemotePartner,
+    RemoteRecord,
+    RemoteStopped,
 )
 from cogtable.journal import Journal, JournaledGame, JournalError
 from cogtable.reading_plan import PlanPost
 from cogtable.sensing import Asked, KeyBook, open_requests
 from cogtable.sensors import Sensors
 from cogtable.table_display import TableDisplay, turn_words
+from cogtable.table_remote import RemoteGame, RemotePlay
 from cogtable.tables import adapter_for
 from cogtable.tables.base import (
     RGB,
@@ -95,7 +99,7 @@ class TableView:
     """A seat's summary asked for by its button: the seat, since when, the words."""
 
 
-class GameTable(TableDisplay):
+class GameTable(TableDisplay, RemotePlay):
     """One game in progress at the table, any game with a table adapter."""
 
     def __init__(
@@ -140,6 +144,8 @@ class GameTable(TableDisplay):
         self.watch = WaitWatch()
         self.wait: Wait | None = None
         """What the table has waited for long enough to say so (None: nothing)."""
+        self.remote = RemoteGame()
+        """The other table of a game played across two (:mod:`cogtable.table_remote`)."""
         self.game: JournaledGame = (
             journal.resume()
             or _last_finished(journal)
@@ -175,7 +181,11 @@ class GameTable(TableDisplay):
 
     def handle(self, item: Input, now: float) -> None:
         """React to one input, then show the LEDs for the result."""
-        if isinstance(item, BoardSettled):
+        if isinstance(item, RemotePartner | RemoteRecord | RemoteStopped):
+            self.remote_input(item, now)
+        elif self.remote.stopped and not isinstance(item, PartStatus):
+            pass  # a stopped shared game: nothing counts until the table is restarted
+        elif isinstance(item, BoardSettled):
             self._settled(item, now)
         elif isinstance(item, BoardUnsettled):
             self.view.waiting = item.reason
@@ -229,6 +239,7 @@ class GameTable(TableDisplay):
             "verdict": self.view.verdict.kind,
             "outcome": outcome.to_json() if outcome else None,
             "wait": self.wait.to_json(self.clock()) if self.wait is not None else None,
+            "stopped": self.remote.stopped,
         }
 
     def pause(self) -> None:
@@ -301,6 +312,9 @@ class GameTable(TableDisplay):
         do ("...: lift the cog"), as they do right after an undo held at the table,
         also when the undo was recalled after a restart.
         """
+        if self.remote.carry:
+            self.carry_out(seen)  # the other table's moves are not all on this board yet
+            return
         verdict = self.adapter.resync(self.state, seen)
         self.view.synced = verdict.kind == "in-sync"
         if self.view.synced:
@@ -452,7 +466,13 @@ class GameTable(TableDisplay):
 
     # -- changing the game -------------------------------------------------------------
 
-    def _apply(self, action: Action, source: str, now: float) -> None:
+    def _apply(self, action: Action, source: str, now: float, *, from_table: str = "") -> None:
+        refused = self.remote_refusal(action, from_table)
+        if refused:
+            places = self.adapter.places_of(action)
+            self.view.verdict = Verdict("illegal", action=action, places=places, reason=refused)
+            self.view.message = refused
+            return
         previous = self.state
         chance = previous.chance_request() if action.player == CHANCE else None
         try:
@@ -484,6 +504,8 @@ class GameTable(TableDisplay):
         log.warning("%s", self.view.message)
 
     def _undo(self, keep_sync: bool) -> None:
+        if self.refused_take_back():
+            return
         taken = self.game.undo()
         if taken is None:
             self.view.message = "nothing to take back"
@@ -520,6 +542,7 @@ class GameTable(TableDisplay):
         self.choice = choice
         self.before = None
         self.keys.retire_all()
+        self.remote.carry.clear()
         message = f"new {choice.game} game" + (
             ": clear the board" if self.adapter.camera_regions() else ""
         )

@@ -23,7 +23,7 @@ from cogtable.commands._seats import (
     add_players_argument,
     add_seat_arguments,
 )
-from cogtable.fleet.attach import add_fleet_arguments
+from cogtable.fleet.attach import add_fleet_arguments, add_remote_arguments
 from cogtable.mock.world import CAMERA_MODES
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
@@ -70,6 +70,14 @@ def _disk_game_arguments(games: Any, game: str) -> None:
     add_seat_arguments(sub, seat_rule(game, STRONG_RED_RANDOM_BLUE), colours=colours)
     sub.add_argument("--illegal-rate", type=_rate, default=0.08, help="chance of an illegal try")
     sub.add_argument("--undo-rate", type=_rate, default=0.03, help="chance of holding undo")
+    add_remote_arguments(sub)
+    sub.add_argument(
+        "--tables",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="2: one game across two mock tables over --broker, one person at each",
+    )
 
 
 def _seat_names(game: str) -> tuple[str, str]:

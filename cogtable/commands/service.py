@@ -10,8 +10,11 @@ from cogtable.errors import UserError
 from cogtable.fleet.attach import (
     FleetFlags,
     add_fleet_arguments,
+    add_remote_arguments,
     check_fleet_arguments,
     publishing,
+    publishing_and_remote,
+    remote_play,
 )
 from cogtable.mock.camera import still_table
 from cogtable.service import install, logs
@@ -53,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--game", help="the game to referee (default: the profile's [table] game)"
     )
     add_fleet_arguments(run_parser)
+    add_remote_arguments(run_parser)
     run_parser.set_defaults(service_action=_run)
     uninstall = actions.choices["uninstall"]
     uninstall.add_argument("--purge", action="store_true", help="also remove profile and journal")
@@ -93,8 +97,10 @@ def _root(root: Path) -> Path:
 def _run(args: argparse.Namespace) -> int:
     logs.configure()
     state_dir = args.state_dir or default_state_dir()
-    fleet = FleetFlags(args.broker, args.venue, args.table_id)
-    check_fleet_arguments(fleet, read_profile(args.profile))  # one line, before anything starts
+    fleet = FleetFlags(args.broker, args.venue, args.table_id, args.remote, args.local_seat)
+    profile = read_profile(args.profile)
+    check_fleet_arguments(fleet, profile)  # one line, before anything starts
+    remote = remote_play(fleet, profile)
     service = Service(
         args.profile,
         state_dir,
@@ -103,4 +109,9 @@ def _run(args: argparse.Namespace) -> int:
         synthetic=still_table,
         beside=functools.partial(publishing, fleet),
     )
+    if remote is not None:  # the other table's events reach the runtime the service runs
+        other = (args.remote, remote)
+        service.beside = functools.partial(
+            publishing_and_remote, fleet, other, lambda: service.runtime
+        )
     return service.run()

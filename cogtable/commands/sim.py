@@ -39,9 +39,11 @@ from cogtable.commands._seats import (
     seat_kinds,
 )
 from cogtable.commands._sim_options import STRONG_RED_RANDOM_BLUE, readers, seat_rule
+from cogtable.commands._sim_remote import WaitForOtherTable, two_tables
 from cogtable.errors import UserError, data_fault
 from cogtable.files import check_folder
-from cogtable.fleet.attach import check_fleet_arguments, publishing
+from cogtable.fleet.attach import check_fleet_arguments, publishing, remote_play, remote_seats
+from cogtable.fleet.remote import playing_remote
 from cogtable.game_choice import GameChoice, choose, players_of
 from cogtable.inputs import Shutdown
 from cogtable.journal import JOURNAL_NAME, Journal
@@ -85,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         level=logging.ERROR if args.quiet else logging.WARNING, format="%(message)s"
     )
     profile = _profile(args.profile)
+    if getattr(args, "tables", 1) == 2:
+        return two_tables(args)
     if args.state_dir is not None:
         check_folder(args.state_dir, "the state folder")
         return _play(args, profile, args.state_dir)
@@ -139,6 +143,7 @@ def play(
     is checked before anything is created in ``state_dir``.
     """
     check_fleet_arguments(args, profile)
+    remote = remote_play(args, profile)
     mock: MockTable
     if readers(args.game) == {PEG_DISK}:
         mock = DiskTable(args, profile, state_dir)
@@ -153,8 +158,14 @@ def play(
         people = mock.seat(args, runtime)
         world.actors += [people, mock.saver(people), Watchdog(people, runtime)]
         world.actors += [functools.partial(a, runtime=runtime, people=people) for a in actors]
+        if remote is not None:
+            world.actors.append(WaitForOtherTable(people, runtime))
         runtime.start()
-        with publishing(args, profile, state_dir):
+        here, away = remote_seats(args, 2) if remote is not None else ((), ())
+        with (
+            publishing(args, profile, state_dir),
+            playing_remote(remote, getattr(args, "remote", None), here, away, runtime),
+        ):
             reason = runtime.run()
     finally:
         runtime.stop()
@@ -434,7 +445,8 @@ def _console_line(people: ConsolePeople, game: Any, log: Any) -> str:
 
 def _style(args: argparse.Namespace) -> Style:
     red, blue = seat_kinds(args, 2, seat_rule(args.game, STRONG_RED_RANDOM_BLUE))
-    return Style((red, blue), args.illegal_rate, args.undo_rate)
+    here = remote_seats(args, 2)[0] if getattr(args, "remote", None) else (0, 1)
+    return Style((red, blue), args.illegal_rate, args.undo_rate, here=here)
 
 
 def _people(args: argparse.Namespace, runtime: Runtime) -> People:
@@ -530,7 +542,8 @@ class Watchdog:
     def __call__(self, world: MockWorld) -> None:
         """Give up after too many frames for the games asked for."""
         limit = MAX_FRAMES_PER_GAME * self.people.games
-        if world.frames > limit and not self.fired:
+        waited = sum(getattr(actor, "idle_frames", 0) for actor in world.actors)
+        if world.frames - waited > limit and not self.fired:
             self.fired = True
             why = self.runtime.stuck_words()
             self.runtime.put(

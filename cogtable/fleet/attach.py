@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cogtable.errors import UserError
 from cogtable.fleet.settings import broker_flag, fleet_settings, id_flag
 from hardware.profile import Profile
 
@@ -30,6 +31,9 @@ class FleetFlags:
     broker: str | None = None
     venue: str | None = None
     table_id: str | None = None
+    remote: Any = None
+    """``--remote``: a :class:`cogtable.fleet.remote.RemoteTable`."""
+    local_seat: int = 1
 
 
 def add_fleet_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +51,80 @@ def add_fleet_arguments(parser: argparse.ArgumentParser) -> None:
         type=_checked(lambda text: id_flag(text, "--table-id")),
         help="this table's id in the venue",
     )
+
+
+def add_remote_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--remote URL`` (the other table of a game played across two) and ``--local-seat N``."""
+    from cogtable.fleet.remote import remote_flag
+
+    parser.add_argument(
+        "--remote",
+        type=_checked(remote_flag),  # type: ignore[arg-type]
+        help="play one game with another table: mqtt://host[:port]/<venue>/<other-table>"
+        " (its seats are played there; needs --table-id or a [fleet] section)",
+    )
+    parser.add_argument(
+        "--local-seat",
+        type=_seat_number,
+        default=1,
+        help="with --remote: the seat played at this table, counted from 1 (default 1)",
+    )
+
+
+def _seat_number(text: str) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = 0
+    if seat < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a seat number from 1")
+    return seat
+
+
+def remote_seats(
+    args: argparse.Namespace | FleetFlags, players: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats played here and away (0-based) for ``--local-seat`` in a game of ``players``."""
+    here = int(getattr(args, "local_seat", 1)) - 1
+    if here >= players:
+        raise UserError(f"--local-seat {here + 1}: this game has {players} seats")
+    return (here,), tuple(seat for seat in range(players) if seat != here)
+
+
+def remote_play(args: argparse.Namespace | FleetFlags, profile: Profile) -> Any:
+    """The settings this table plays ``--remote`` with (None without ``--remote``); UserError."""
+    remote = getattr(args, "remote", None)
+    if remote is None:
+        return None
+    from cogtable.fleet.remote import remote_settings
+
+    fleet = fleet_settings(profile, None, None, None)
+    return remote_settings(remote, getattr(args, "table_id", None), fleet)
+
+
+@contextlib.contextmanager
+def publishing_and_remote(
+    flags: FleetFlags,
+    remote: Any,
+    table: Callable[[], Any],
+    profile: Profile,
+    state_dir: Path,
+) -> Iterator[Any]:
+    """The publisher (if any) and, with ``remote`` (:class:`RemoteTable` and this table's
+    settings), the remote seats of the runtime ``table()`` gives, while the block runs."""
+    from cogtable.fleet.remote import playing_remote
+    from cogtable.game_choice import players_of
+    from cogtable.tables import adapter_for
+
+    runtime = table()
+    choice = runtime.choice
+    players = players_of(adapter_for(choice.game), choice.options)
+    here, away = remote_seats(flags, players)
+    with (
+        publishing(flags, profile, state_dir),
+        playing_remote(remote[1], remote[0], here, away, runtime),
+    ):
+        yield None
 
 
 def _checked(check: Callable[[str], str]) -> Callable[[str], str]:
@@ -89,6 +167,8 @@ def publishing(
 
 
 def _flags(args: argparse.Namespace | FleetFlags) -> tuple[str | None, str | None, str | None]:
+    if getattr(args, "broker", None) is None and getattr(args, "remote", None) is not None:
+        return (None, None, None)  # --table-id names this table to its --remote partner only
     return (
         getattr(args, "broker", None),
         getattr(args, "venue", None),

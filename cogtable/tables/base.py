@@ -54,8 +54,18 @@ CARD_MAT: Final[ReaderKind] = "cards"
 """A card mat: tagged cards per zone (:mod:`vision.cards.reader`)."""
 
 VerdictKind = Literal[
-    "in-sync", "move", "choose", "take-back", "lifted", "illegal", "out-of-sync", "nothing"
+    "in-sync",
+    "move",
+    "choose",
+    "take-back",
+    "lifted",
+    "illegal",
+    "out-of-sync",
+    "carry-out",
+    "nothing",
 ]
+"""``carry-out``: another table's move (``action``), journaled here, is not yet on this board:
+the LEDs guide the local player to make it (a game played across two tables)."""
 
 
 @dataclass(frozen=True)

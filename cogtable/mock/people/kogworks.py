@@ -44,6 +44,7 @@ from games.kogworks.players import PLAYERS as BUILT_IN
 from hardware.leds import Frame
 
 COLOURS = ("red", "blue")
+WHITE = (255, 255, 255)
 Pieces = dict[tuple[int, int], str]
 Intent = Literal["undo", "new_game"]
 """A button the people are about to press: undo (held, by the last mover) or new game."""
@@ -65,10 +66,14 @@ class Sight:
     winner: int | None = None
     red: tuple[int, ...] = ()
     amber: tuple[int, ...] = ()
+    take: tuple[int, ...] = ()
+    """Pegs blinking white: take the cog from here (the other table's move, to carry out)."""
+    white: tuple[int, ...] = ()
+    """Pegs lit white: where a lifted cog may go, or where the other table's move puts one."""
 
     @classmethod
     def of(cls, frame: Frame) -> Sight:
-        """Read the seat LEDs and the blinking peg LEDs of ``frame``."""
+        """Read the seat LEDs and the blinking or white peg LEDs of ``frame``."""
         turn = winner = None
         for seat, look in enumerate(frame.looks.get("seats", ())):
             if look.colour != (0, 0, 0):
@@ -76,11 +81,14 @@ class Sight:
                     winner = seat
                 elif look.animation.kind == "solid":
                     turn = seat
-        red, amber = [], []
+        red, amber, take, white = [], [], [], []
         for peg, look in enumerate(frame.looks.get("pegs", ())):
-            if look.animation.kind == "blink" and look.colour[0] >= 200:
+            blinking = look.animation.kind == "blink"
+            if look.colour == WHITE:
+                (take if blinking else white).append(peg)
+            elif blinking and look.colour[0] >= 200:
                 (red if look.colour[1] < 100 else amber).append(peg)
-        return cls(turn, winner, tuple(red), tuple(amber))
+        return cls(turn, winner, tuple(red), tuple(amber), tuple(take), tuple(white))
 
 
 @dataclass
@@ -94,6 +102,9 @@ class Style:
     """Frames to wait after touching the board before reading the LEDs (> settling window)."""
     patience: int = 600
     """Frames to wait for any reaction to a move before taking it back and trying again."""
+    here: tuple[int, ...] = (0, 1)
+    """The seats played at this table; the others play at another table, whose moves the
+    LEDs here show to carry out (a game played across two tables)."""
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.seats if name not in BUILT_IN]
@@ -109,6 +120,8 @@ class Pending:
     legal: bool
     before: Pieces
     since: int
+    carried: bool = False
+    """The other table's move, carried out here as the LEDs showed it."""
 
 
 @dataclass
@@ -177,6 +190,12 @@ class People:
         memory = (len(self.memory.history), pending, self.intent)
         return (*memory, len(self.played), self.finished)
 
+    def awaiting_other_table(self) -> bool:
+        """Whether the people here wait for a move made at the other table (nothing to do)."""
+        idle = self.pending is None and not self.gesture and self.intent is None
+        away = self.memory.mover not in self.style.here and not self.memory.is_over()
+        return idle and away and not self.finished
+
     @property
     def history(self) -> list[Action]:
         """The legal moves made in the current game, as the people remember them."""
@@ -207,14 +226,19 @@ class People:
             self._await_answer(world, sight)
         elif self.memory.is_over():
             self._game_over(world, sight)
+        elif self.memory.mover not in self.style.here:
+            self._carry_out(world, sight)
         elif sight.turn == self.memory.mover:
             self._take_turn(world)
 
     def _await_answer(self, world: MockWorld, sight: Sight) -> None:
         pending = self.pending
         assert pending is not None
-        if pending.legal and (
-            sight.winner is not None or sight.turn not in (None, pending.action.player)
+        guided = pending.carried and bool(sight.take or sight.white)  # not on the board yet
+        if (
+            pending.legal
+            and not guided
+            and (sight.winner is not None or sight.turn not in (None, pending.action.player))
         ):
             self.memory.apply(pending.action)
             self.pending = None
@@ -281,6 +305,25 @@ class People:
             lambda w: w.reach(None, self.hands),
         ]
         self.gesture.extend(steps)
+
+    def _carry_out(self, world: MockWorld, sight: Sight) -> None:
+        """The opponent plays at another table: make the move the LEDs show, once they show one.
+
+        One peg lit white is where their cog goes; a peg blinking white, where it comes from
+        (none: from their reserve). The cog is theirs: the colour of the seat to move.
+        """
+        if len(sight.white) != 1 or len(sight.take) > 1:
+            return  # nothing to carry out yet: their move has not come
+        mover, target = self.memory.mover, sight.white[0]
+        action: Action = (
+            Move(sight.take[0], target, player=mover) if sight.take else Place(target, player=mover)
+        )
+        if self.memory.why_illegal(action):
+            return  # not a move of the game we remember: look again
+        self._make(world, action, legal=True)
+        assert self.pending is not None
+        self.pending.carried = True
+        self.say(f"{_name(mover)} played {action.notation()} at the other table: carrying it out")
 
     def _illegal_choice(self) -> Action | None:
         """A placement the rules forbid (a person's mistake), if the mover has a cog left."""
@@ -384,6 +427,7 @@ class People:
             else {
                 "action": pending.action.to_json(),
                 "legal": pending.legal,
+                "carried": pending.carried,
                 "before": [[r, c, colour] for (r, c), colour in pending.before.items()],
             },
             "intent": self.intent,
@@ -402,7 +446,8 @@ class People:
         if pending is not None:
             before = {(r, c): colour for r, c, colour in pending["before"]}
             action = decode(pending["action"], ACTIONS)
-            self.pending = Pending(action, pending["legal"], before, frames)
+            carried = bool(pending.get("carried", False))
+            self.pending = Pending(action, pending["legal"], before, frames, carried)
         intent = data.get("intent")
         if intent is not None and (intent not in INTENTS or not self.memory.history):
             raise ValueError(f"not something the people were about to do: {intent!r}")

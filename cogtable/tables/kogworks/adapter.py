@@ -149,6 +149,11 @@ def frame(
     """The LED frame for the state and the latest verdict (docs/ARCHITECTURE.md, LEDs)."""
     leds = template.copy()
     leds.clear()
+    if verdict.kind == "carry-out" and verdict.action is not None:
+        _show_carry_out(leds, verdict.action)  # the other table's move first, even a winning one
+        player = verdict.action.player
+        leds.set("seats", player, seat_colours[player], pulse(1.5))  # their move, made there
+        return leds
     if state.is_over():
         _show_winner(leds, state, seat_colours)
         return leds
@@ -175,6 +180,16 @@ def _show_verdict(
     else:
         dim = tuple(int(channel * DIM) for channel in mover_colour)
         leds.fill("pegs", dim, indices=state.destinations(None))  # type: ignore[arg-type]
+
+
+def _show_carry_out(leds: Frame, action: Action) -> None:
+    """The other table's move to make here: the peg to take from blinks white, the peg to
+    fill shows white (a placement: only the peg to fill)."""
+    if isinstance(action, Move):
+        leds.set("pegs", action.source, WHITE, blink(0.8))
+        leds.set("pegs", action.target, WHITE)
+    elif isinstance(action, Place):
+        leds.set("pegs", action.peg, WHITE)
 
 
 def _show_locked_bases(leds: Frame, state: KogworksState) -> None:
