@@ -1,5 +1,6 @@
 """Perception as a player feels it (issue 25): ``.venv/bin/python benchmarks/bench_perception.py
-[--long] [--quick] [--source tuning|held-out|both] [--surface NAME] [--sizes WxH,...]``.
+[--long] [--quick] [--source tuning|held-out|both] [--surface NAME] [--sizes WxH,...]
+[--held-out-seed N]``.
 
 One table for every camera reader (the Kogworks peg disk, C.O.G. printed parts,
 the card mat). For each surface, frame source, condition and size: still,
@@ -72,6 +73,8 @@ class Options:
     """Boards per row relative to the default (``--long`` 6, ``--quick`` 0.25)."""
     conditions: tuple[str, ...] = ()
     """Only these conditions (``--conditions``; empty: every condition)."""
+    held_out_seed: int = HELD_OUT_SEEDS
+    """First seed of the held-out frames (``--held-out-seed``: a run on seeds never used)."""
 
     def wants(self, condition: str) -> bool:
         """Whether a row of ``condition`` should be drawn."""
@@ -83,7 +86,7 @@ class Options:
 
     def first_seed(self, source: str) -> int:
         """The first seed of a source (held-out: :data:`HELD_OUT_SEEDS`)."""
-        return HELD_OUT_SEEDS if source == HELD_OUT else 1_000_000
+        return self.held_out_seed if source == HELD_OUT else 1_000_000
 
 
 @dataclass
@@ -255,6 +258,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="", help="e.g. 1280x720 (default: 1280x720,1920x1080)")
     parser.add_argument("--conditions", default="", help="only these, comma-separated")
     parser.add_argument(
+        "--held-out-seed",
+        type=int,
+        default=HELD_OUT_SEEDS,
+        help=f"first held-out seed (default {HELD_OUT_SEEDS:_}; take one never used before)",
+    )
+    parser.add_argument(
         "--speed",
         metavar="BASELINE",
         default="",
@@ -277,7 +286,11 @@ def main() -> None:
         sizes = tuple(_size(text) for text in args.sizes.split(","))
     scale = 6.0 if args.long else 0.25 if args.quick else 1.0
     wanted = tuple(name.strip() for name in args.conditions.split(",") if name.strip())
-    options = Options(sources, sizes, scale, wanted)
+    if args.held_out_seed < HELD_OUT_SEEDS:
+        parser.error(
+            f"--held-out-seed {args.held_out_seed}: held-out seeds start at {HELD_OUT_SEEDS}"
+        )
+    options = Options(sources, sizes, scale, wanted, args.held_out_seed)
     print(
         f"OpenCV {cv2.__version__}, one thread, {FPS} frames/s; load average "
         "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())

@@ -6,8 +6,9 @@ commit decision weighs the still frames against the game's explanations
 (:mod:`cogtable.tables.kogworks.explain`), exactly as the table's camera path
 does (reader, settling filter with a judge). Every other board is first seen
 as it was before the move (the table commits it), then a hand over it makes
-the move (tuning: three frames of a hand; held-out: its sequence of an arm
-coming, moving cogs and leaving): commits while the hand is over the board
+the move (tuning: an arm comes in, holds the cog above its peg, sets it down
+and goes, :data:`ARM_PHASES`; held-out: its sequence of an arm coming, moving
+cogs and leaving): commits while the hand is over the board
 (it hides a peg, holds a cog or a cog is being set down) are counted, and the
 time from its last frame over the board to the commit. Every fourth board is
 also played as an illegal move (the mover's cog where the rules forbid it, or
@@ -15,7 +16,8 @@ the other colour placed), which must never be committed as a legal position.
 
 Tuning frames: our renderer (:mod:`vision.peg_disk.renderer`) in its reference
 look and its held-out look, alternately, under the conditions below, each
-look calibrated from three frames of the start position as a user would.
+table calibrated from three frames of the start position under its own camera,
+light and sensor, as a user would.
 Held-out frames: :mod:`benchmarks.held_out.peg_disk` through its public API.
 
 ``PERCEPTION_WITHOUT_DECISION=1`` runs the same boards through the settling
@@ -51,13 +53,15 @@ from cogtable.commit_decision import ExplanationKind, StillBoardJudge, evidence_
 from cogtable.tables.kogworks.explain import explanations
 from games.core import load_game
 from vision.peg_disk.calibration import CalibrationError
-from vision.peg_disk.geometry import BoardGeometry, Position
+from vision.peg_disk.geometry import BoardGeometry, Position, start_position
 from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import (
     HELD_OUT_LOOK,
     REFERENCE_LOOK,
     Glare,
+    Hand,
+    HeldCog,
     Lighting,
     Renderer,
     Scene,
@@ -66,7 +70,6 @@ from vision.peg_disk.renderer import (
     random_lamp,
     random_scene,
 )
-from vision.peg_disk.scene_conditions import calibration_scene
 
 GEOMETRY = BoardGeometry()
 HAND_FRAMES = 3
@@ -130,7 +133,26 @@ def _relit(rng, position, size) -> Scene:
 
 def _small(rng, position, size) -> Scene:
     scene = _plain(rng, position, size)
-    return replace(scene, camera=replace(scene.camera, fill=float(rng.uniform(0.5, 0.65))))
+    return replace(scene, camera=replace(scene.camera, fill=float(rng.uniform(0.4, 0.65))))
+
+
+def _small_bright(rng, position, size) -> Scene:
+    """A small board (40-60% of the frame) under light bright enough to clip the sheet."""
+    scene = _bright(rng, position, size)
+    return replace(scene, camera=replace(scene.camera, fill=float(rng.uniform(0.4, 0.6))))
+
+
+def _small_noisy(rng, position, size) -> Scene:
+    """A small board (40-60% of the frame) through a cheap webcam: strong noise and JPEG."""
+    scene = _small(rng, position, size)
+    sensor = Sensor(
+        noise=float(rng.uniform(12, 20)),
+        blur=float(rng.uniform(0.4, 1.2)),
+        jpeg=int(rng.integers(35, 66)),
+    )
+    return replace(
+        scene, camera=replace(scene.camera, fill=float(rng.uniform(0.4, 0.6))), sensor=sensor
+    )
 
 
 def _relight(lighting: Lighting, rng: np.random.Generator) -> Lighting:
@@ -169,6 +191,8 @@ TUNING_CONDITIONS: dict[str, Make] = {
     "noisy webcam": _noisy,
     "relit + lamp": _relit,
     "small board": _small,
+    "small + bright": _small_bright,
+    "small + noisy": _small_noisy,
     "all at once": _hard,
 }
 """Our renderer's conditions, after the kinds issue 25 names (never the held-out renderer's)."""
@@ -275,9 +299,13 @@ class TuningSource(Source):
         return look, make(np.random.default_rng(table.seed), position, table.size)
 
     def calibration(self, table: Table):
-        look = TUNING_LOOKS[table.index % len(TUNING_LOOKS)]
-        scene = calibration_scene(table.size)
-        return look, lambda: [self.renderers[look].render(scene, s)[0] for s in range(3)]
+        """Three frames of the start position on this table: its camera, light and sensor
+        (fresh noise in each), as its owner calibrates it where it stands."""
+        look, scene = self._scene(table, start_position())
+        renderer = self.renderers[look]
+        return table.seed, lambda: [
+            renderer.render(scene, table.seed * 64 + 60 + k)[0] for k in range(3)
+        ]
 
     def still(self, table: Table, position: Position):
         look, scene = self._scene(table, position)
@@ -294,11 +322,53 @@ class TuningSource(Source):
         for k in range(BEFORE_FRAMES):
             yield Shown(renderer.render(still_before, table.seed * 64 + 50 + k)[0], False, before)
         rng = np.random.default_rng(table.seed + 7)
-        covered = replace(scene, hand=random_hand(rng, GEOMETRY))
-        for k in range(HAND_FRAMES):
-            yield Shown(renderer.render(covered, table.seed * 64 + 40 + k)[0], True, after)
+        for k, (shown, position) in enumerate(_arm_frames(scene, before, after, rng)):
+            yield Shown(renderer.render(shown, table.seed * 64 + 30 + k)[0], True, position)
         for image in self.still(table, after):
             yield Shown(image, False, after)
+
+
+def _arm_frames(scene: Scene, before: Position, after: Position, rng: np.random.Generator):
+    """A move made by hand, frame by frame (scene, what the pegs hold): the arm comes in over
+    the board towards the peg the move fills, holds the cog above it, sets it down (the
+    fingers still on it) and goes (:data:`ARM_PHASES`); a move that fills no peg is a hand
+    over the board for :data:`HAND_FRAMES` frames."""
+    filled = [peg for peg in after if after[peg] is not None and before.get(peg) != after[peg]]
+    if not filled:
+        return [(replace(scene, hand=random_hand(rng, GEOMETRY)), after)] * HAND_FRAMES
+    peg = filled[int(rng.integers(len(filled)))]
+    target = np.array(GEOMETRY.peg_position(peg))
+    angle = float(rng.uniform(0, 2 * math.pi))
+    outward = np.array([math.cos(angle), math.sin(angle)])
+    size = float(rng.uniform(0.85, 1.15))
+    held = HeldCog(peg, str(after[peg]), scale=float(rng.uniform(1.15, 1.35)))
+    frames = []
+    for phase, reach in ARM_PHASES:
+        palm = target + outward * (PALM_FROM_PEG + reach * GEOMETRY.disk_radius)
+        hand = Hand((float(palm[0]), float(palm[1])), math.degrees(angle), size)
+        holding = phase == "holding"
+        shown = replace(scene, hand=hand, held=held if holding else None)
+        frames.append((shown, before if phase in ("coming", "holding") else after))
+    return frames
+
+
+ARM_PHASES = (
+    ("coming", 0.9),
+    ("coming", 0.5),
+    ("coming", 0.2),
+    ("holding", 0.0),
+    ("holding", 0.0),
+    ("holding", 0.0),
+    ("down", 0.0),
+    ("down", 0.0),
+    ("going", 0.3),
+    ("going", 0.7),
+)
+"""A hand's move, frame by frame: the phase and the palm's distance beyond its place over the
+peg, in disk radii (coming in; holding the cog above the peg; the cog down, fingers on it;
+going)."""
+PALM_FROM_PEG = 70.0
+"""Millimetres from the peg to the palm: the fingers (95 mm) reach over the peg."""
 
 
 class HeldOutSource(Source):

@@ -15,7 +15,15 @@ from vision.peg_disk.calibration import Calibration, CalibrationError, dark_cent
 from vision.peg_disk.geometry import BoardGeometry, start_position
 from vision.peg_disk.learning import NOISY_RIM_POINTS, learn, learned_reference
 from vision.peg_disk.reader import BoardReader
-from vision.peg_disk.renderer import Hand, LampShadow, Renderer, Scene, random_scene
+from vision.peg_disk.renderer import (
+    Camera,
+    Hand,
+    LampShadow,
+    Lighting,
+    Renderer,
+    Scene,
+    random_scene,
+)
 
 
 def _start_frames(count: int = 2) -> list[np.ndarray]:
@@ -202,3 +210,18 @@ def test_the_stored_reference_calibration_is_what_learning_gives() -> None:
     for key in ("colours", "centre"):
         assert np.allclose(list(stored[key].values()), list(learned[key].values()), atol=0.01)
     assert abs(stored["shade"] - learned["shade"]) < 0.01
+
+
+def test_an_over_exposed_board_is_refused_as_too_bright_not_as_covered() -> None:
+    """Light that clips the board white but in a lamp's shadow: the owner is told to dim the
+    light, not to clear a board that is clear."""
+    shadow = LampShadow(angle_deg=40.0, offset=-10.0, depth=0.45, softness=6.0, width=80.0)
+    scene = Scene(
+        start_position(),
+        (1280, 720),
+        Camera(fill=0.5, roll_deg=15.0),
+        Lighting(brightness=2.2),
+        shadow=shadow,
+    )
+    with pytest.raises(CalibrationError, match=r"over-exposed .* dim the light"):
+        learn([RENDERER.render(scene, 1)[0]])

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from cogtable.commit_decision import evidence_of_reading
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
 from vision.peg_disk.geometry import LABELS, PEG_INDEX, PEGS
 from vision.peg_disk.reader import MIN_CONFIDENCE, BoardReader
@@ -69,3 +70,27 @@ def test_a_held_cog_kept_still_is_not_committed_and_the_placed_one_is() -> None:
         )
         clock[0] += 0.1
     assert status.state is BoardState.SETTLED and status.committed == placed
+
+
+def test_a_held_cog_is_evidence_of_something_over_its_peg() -> None:
+    """Its hub is off the peg, so the peg's centre is out of sight: "something over it that
+    looks like a cog" explains the frame better than a seated cog, by more than the margin
+    that makes the commit decision restart its window (as for a hand). At 1280x720, where a
+    hub is resolved (:data:`vision.peg_disk.reader.MIN_CENTRE_PIXELS`)."""
+    reader = BoardReader()
+    hidden = []
+    for i in range(8):
+        scene, held = _held_scene(SEEDS + 300 + i, 4.0, 10.0)
+        scene = replace(scene, size=(1280, 720))
+        reading = reader.read(RENDERER.render(scene, i)[0])
+        hidden.append(held.peg in evidence_of_reading(reading).unseen_places())
+    assert sum(hidden) >= 7, f"{sum(hidden)} of 8 held cogs seen as something over the peg"
+
+
+def test_no_peg_of_a_still_clear_board_is_taken_for_something_over_it() -> None:
+    reader = BoardReader()
+    for i in range(6):
+        rng = np.random.default_rng(SEEDS + 400 + i)
+        scene = random_scene(rng, random_position(rng), (1280, 720))
+        reading = reader.read(RENDERER.render(scene, i)[0])
+        assert evidence_of_reading(reading).unseen_places() == ()

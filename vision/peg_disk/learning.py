@@ -32,7 +32,13 @@ from vision.peg_disk.calibration import (
     as_colour,
 )
 from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
-from vision.peg_disk.reader import COLOUR_SIGMA, RIM_TOLERANCE, BoardReader, colour_distance
+from vision.peg_disk.reader import (
+    COLOUR_SIGMA,
+    RIM_TOLERANCE,
+    SATURATED,
+    BoardReader,
+    colour_distance,
+)
 from vision.peg_disk.renderer import Camera, Renderer, Scene
 
 MIN_SEPARATION = 2 * COLOUR_SIGMA
@@ -127,11 +133,18 @@ def _usable(reading) -> tuple[object | None, str]:
     A rim showing only shade (the board's own hue, darker: a lamp's shadow
     across the table) is the table's light, which its owner cannot clear:
     usable, its shadow part of what is learned (the shade per cog is then not
-    measured, see :func:`learn`). Anything else over the rim is not.
+    measured, see :func:`learn`). Anything else over the rim is not; when much
+    of the rim is clipped white the light, not a hand, is what to change.
     """
     if not reading.ok:
         return None, f"{reading.status}: {reading.message}"
     if reading.covered and reading.rim_outliers >= NOISY_RIM_POINTS and not reading.shaded:
+        clipped = int((reading.rim >= np.log(SATURATED + 1.0)).all(axis=1).sum())
+        if clipped >= NOISY_RIM_POINTS:
+            return None, (
+                f"the board is over-exposed ({clipped} of {len(reading.rim)} rim points "
+                "clipped white): dim the light or lower the camera's exposure"
+            )
         return None, f"{reading.message}; clear the board"
     return reading, ""
 

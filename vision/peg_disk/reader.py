@@ -135,6 +135,15 @@ peg: the scale of the per-class log likelihoods (:attr:`Reading.log_likelihood`)
 UNSEEN_DISTANCE = 0.45
 """Colour distance from every class at which a peg is as likely to show none of them (a hand,
 a held cog, something on the board): the "unseen" log likelihood."""
+LOOKALIKE_SHARE = 1.0
+"""Likelihood factor of "something over the peg that looks like a class" (an arm the colour of
+the board, a held cog of a cog's colour) against that class seated with its centre in sight:
+it explains the colour as well and a hidden centre fully, so a peg whose centre is out of sight
+is likelier covered than its class (by ``-log(seen)``: over a frame's hidden margin when less
+than about a seventh of the centre shows)."""
+MIN_CENTRE_PIXELS = 2.0
+"""Hub ring radius (pixels) below which a missing centre is no sign of something over the peg:
+a hub or pin a pixel or two across is lost in a noisy webcam's grain on its own."""
 CENTRE_FLOOR = 0.05
 """Likelihood factor of a class whose centre (pin or seated hub) is not in sight at all."""
 UNIFORM_FLOOR = 0.05
@@ -732,8 +741,9 @@ class BoardReader:
         weight = SHADED_LUMINANCE_WEIGHT if board.shaded else LUMINANCE_WEIGHT
         white = board.clipped.all(axis=1)
         centre = centre_contrast(pegs[:, self._samples_per_peg :], white)
+        resolved = HUB_RING * self.geometry.peg_pitch * _pixels_per_mm(homography)
         labels, confidence, (likelihood, unseen) = self._classify(
-            colour, centre, weight, board.at_pegs
+            colour, centre, weight, board.at_pegs, resolved >= MIN_CENTRE_PIXELS
         )
         return Reading(
             OK,
@@ -865,7 +875,12 @@ class BoardReader:
         return self._rim_fit(rim, np.ones(rim.shape, bool))[1]
 
     def _classify(
-        self, colour: PegColour, centre: CentreView, luminance_weight: float, board: np.ndarray
+        self,
+        colour: PegColour,
+        centre: CentreView,
+        luminance_weight: float,
+        board: np.ndarray,
+        resolved: bool = True,
     ):
         """Nearest prototype (the peg's own empty colour or a cog colour) and a confidence.
 
@@ -916,12 +931,16 @@ class BoardReader:
         confidence = np.clip(np.minimum(2 * margin, 1.0) * closeness * uniform * seen, 0, 1)
         confidence = np.where(colour.unknown, 0.0, confidence)
         labels = tuple(CLASS_NAMES[i] for i in order[:, 0])
-        evidence = _evidence(distances, seen_by_class, uniform, colour.unknown)
+        evidence = _evidence(distances, seen_by_class, uniform, colour.unknown, resolved)
         return labels, tuple(np.round(confidence, 3).tolist()), evidence
 
 
 def _evidence(
-    distances: np.ndarray, seen: np.ndarray, uniform: np.ndarray, unknown: np.ndarray
+    distances: np.ndarray,
+    seen: np.ndarray,
+    uniform: np.ndarray,
+    unknown: np.ndarray,
+    resolved: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per peg and class the log likelihood of what was seen, (55, 4), and of none of them, (55,).
 
@@ -930,14 +949,28 @@ def _evidence(
     calibration saw it (``seen``, (55, 4), a factor down to
     :data:`CENTRE_FLOOR`); a peg far from uniform is likely something else
     (``uniform``, (55,)). A peg whose colour is unknown (saturated) says nothing.
+    "None of them" is as likely as a colour :data:`UNSEEN_DISTANCE` from every class, or,
+    when the centres are ``resolved`` (a hub ring at least :data:`MIN_CENTRE_PIXELS` across
+    in this frame), as something over the peg that looks like a class
+    (:data:`LOOKALIKE_SHARE`).
     """
-    likelihood = -0.5 * (distances / COLOUR_SIGMA) ** 2
-    likelihood += np.log(np.maximum(seen, CENTRE_FLOOR))
-    likelihood += np.log(np.maximum(uniform, UNIFORM_FLOOR))[:, None]
-    unseen = np.full(len(distances), -0.5 * (UNSEEN_DISTANCE / COLOUR_SIGMA) ** 2)
+    colour = -0.5 * (distances / COLOUR_SIGMA) ** 2
+    colour += np.log(np.maximum(uniform, UNIFORM_FLOOR))[:, None]
+    likelihood = colour + np.log(np.maximum(seen, CENTRE_FLOOR))
+    level = -0.5 * (UNSEEN_DISTANCE / COLOUR_SIGMA) ** 2
+    unseen = np.full(len(distances), level)
+    if resolved:
+        unseen = np.maximum(unseen, colour.max(axis=1) + np.log(LOOKALIKE_SHARE))
     likelihood = np.where(unknown[:, None], 0.0, likelihood)
     unseen = np.where(unknown, 0.0, unseen)
     return likelihood, unseen
+
+
+def _pixels_per_mm(homography: np.ndarray) -> float:
+    """The image scale at the board centre (square root of the homography's Jacobian)."""
+    points = project(homography, np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    (ax, ay), (bx, by) = points[1] - points[0], points[2] - points[0]
+    return float(np.sqrt(abs(ax * by - ay * bx)))
 
 
 def veiled(prototypes: np.ndarray, board: np.ndarray) -> np.ndarray:
