@@ -41,6 +41,14 @@ CONVENTION = (
 """The convention in words, shown at the end of each ``play`` and ``sim`` game's --help."""
 SEAT_LIST_DEST = "seat_list"
 """Where an old ``--seats a,b,c`` is kept: ``args.seat_list``, a SeatText or None."""
+OLD_NAMES: Mapping[str, Mapping[str, str]] = {
+    "kogworks": {"greedy": STRONG},
+    "cog": {"greedy": STRONG},
+    "commissars": {"greedy": STRONG},
+    "cookie": {"reasoner": STRONG},
+}
+"""Per game, a name older scripts use for a built-in player and the name it has now: the one
+place the old names live (the games and the table know present names only)."""
 
 
 @dataclass(frozen=True)
@@ -77,12 +85,9 @@ class SeatKinds:
     """Whether a seat may be ``human`` (``play``: yes; ``sim``: no)."""
 
     @classmethod
-    def of_game(
-        cls, players: Mapping[str, Any], old_names: Mapping[str, str], humans: bool
-    ) -> SeatKinds:
-        """The kinds a game's ``players`` module offers (its PLAYERS and OLD_NAMES)."""
-        present = tuple(name for name in players if name not in old_names)
-        return cls(present, dict(old_names), humans)
+    def of_game(cls, game: str, players: Mapping[str, Any], humans: bool) -> SeatKinds:
+        """The kinds ``game``'s built-in ``players`` offer, and the old names it still takes."""
+        return cls(tuple(players), dict(OLD_NAMES.get(game, {})), humans)
 
     def names(self) -> tuple[str, ...]:
         """Every present name a seat may take, ``human`` first where allowed."""

@@ -150,7 +150,7 @@ STRONG_RED_RANDOM_BLUE = SeatDefaults(first=STRONG, others=STRONG, per_seat=(STR
 def seat_rule(game: str, defaults: SeatDefaults = EVERY_SEAT_STRONG) -> SeatRule:
     """Who may sit in a mock run of ``game`` (built-in players only) and who sits by default."""
     players = importlib.import_module(f"games.{game}.players")
-    kinds = SeatKinds.of_game(players.PLAYERS, players.OLD_NAMES, humans=False)
+    kinds = SeatKinds.of_game(game, players.PLAYERS, humans=False)
     return SeatRule(kinds, defaults)
 
 

@@ -57,7 +57,4 @@ def _word_preference(action: PlaceWord) -> tuple[int, bool, str]:
 
 
 PLAYERS: dict[str, Player] = {"random": random_player, "strong": greedy_player}
-"""The built-in players by name (old names too): ``strong`` is the best, as in every game."""
-OLD_NAMES = {"greedy": "strong"}
-"""A name older scripts use for a built-in player, and the name it has now."""
-PLAYERS.update({old: PLAYERS[new] for old, new in OLD_NAMES.items()})
+"""The built-in players by name: ``strong`` is the best, as in every game."""

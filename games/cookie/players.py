@@ -62,10 +62,7 @@ class Reasoner:
 
 
 PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "strong": Reasoner}
-"""The built-in players by name (old names too): ``strong`` is the best, as in every game."""
-OLD_NAMES = {"reasoner": "strong"}
-"""A name older scripts use for a built-in player, and the name it has now."""
-PLAYERS.update({old: PLAYERS[new] for old, new in OLD_NAMES.items()})
+"""The built-in players by name: ``strong`` is the best, as in every game."""
 
 
 def make_player(kind: str, seed: int = 0) -> Player:

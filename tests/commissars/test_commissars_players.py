@@ -13,7 +13,7 @@ def test_greedy_interjects_with_hire_assassin_on_a_leading_players_commissar() -
     state = table(phase="action")
     give(state, 0, hand=["Propaganda"], citizens="CCCCB")
     give(state, 1, hand=["Hire Assassin", "Doublethink"], citizens="P")
-    action = wants_to_interject(state, 1, random.Random(1), "greedy")
+    action = wants_to_interject(state, 1, random.Random(1), "strong")
     assert action == Play("Hire Assassin", 0, "C", blitz=True, player=1)
 
 
@@ -22,7 +22,7 @@ def test_greedy_lets_the_game_go_on_without_a_blitz_that_clearly_pays() -> None:
     give(state, 0, hand=["Propaganda"], citizens="P")
     give(state, 1, hand=["Hire Assassin", "Military Action", "Doublethink"], citizens="P")
     assert state.to_act() == (0, 1)
-    assert all(wants_to_interject(state, 1, random.Random(s), "greedy") is None for s in range(20))
+    assert all(wants_to_interject(state, 1, random.Random(s), "strong") is None for s in range(20))
 
 
 def test_random_interjects_only_now_and_then_and_only_with_its_blitz_plays() -> None:
@@ -43,7 +43,7 @@ def test_nobody_interjects_who_may_not() -> None:
     state = table(phase="discard")
     give(state, 1, hand=["Stifle Free Speech"])
     assert wants_to_interject(state, 1, random.Random(0), "random") is None
-    assert wants_to_interject(state, 0, random.Random(0), "greedy") is None  # the active player
+    assert wants_to_interject(state, 0, random.Random(0), "strong") is None  # the active player
 
 
 def test_greedy_keeps_hire_assassin_for_its_action_rather_than_paying_in_discard() -> None:

@@ -65,6 +65,6 @@ def test_greedy_beats_random_from_both_seats() -> None:
 
 
 def test_players_are_named_for_the_command_line() -> None:
-    assert set(PLAYERS) == {"random", "strong", "greedy"}
-    assert PLAYERS["strong"] is PLAYERS["greedy"]
-    assert isinstance(PLAYERS["greedy"](new_game(), random.Random(0)), Place)
+    assert set(PLAYERS) == {"random", "strong"}
+    assert PLAYERS["strong"] is greedy_player
+    assert isinstance(PLAYERS["strong"](new_game(), random.Random(0)), Place)

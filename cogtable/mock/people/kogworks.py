@@ -95,7 +95,7 @@ class Sight:
 class Style:
     """How the people play: built-in players per seat and how often they err or undo."""
 
-    seats: tuple[str, str] = ("greedy", "greedy")
+    seats: tuple[str, str] = ("strong", "strong")
     illegal_rate: float = 0.08
     undo_rate: float = 0.03
     settle_frames: int = 5

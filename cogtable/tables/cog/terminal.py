@@ -44,14 +44,14 @@ from games.cog.actions import (
     TakeTurnOrder,
 )
 from games.cog.edition import describe_card, describe_icons
-from games.cog.players import OLD_NAMES, PLAYERS
+from games.cog.players import PLAYERS
 from games.cog.state import CogState
 from games.cog.supply import COLOURS
 from games.core import CHANCE, Action, State
 
 HELP = "C.O.G.: collect letters with your cogs and spell goal words on your grid."
 SEATS = SeatRule(
-    SeatKinds.of_game(PLAYERS, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+    SeatKinds.of_game("cog", PLAYERS, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
 )
 """Who may sit, and who sits where the command line names nobody."""
 MAX_PLIES = 20_000

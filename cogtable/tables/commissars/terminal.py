@@ -33,13 +33,13 @@ from cogtable.files import check_output, write_file
 from cogtable.tables.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games import commissars
 from games.commissars.cards import KIND_NAMES
-from games.commissars.players import OLD_NAMES, PLAYERS, wants_to_interject
+from games.commissars.players import PLAYERS, wants_to_interject
 from games.commissars.state import CommissarsState
 from games.core import CHANCE, Action
 
 HELP = "Cogs and Commissars for 2-6 players: humans (pass-and-play) and built-in players."
 SEATS = SeatRule(
-    SeatKinds.of_game(PLAYERS, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+    SeatKinds.of_game("commissars", PLAYERS, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
 )
 """Who may sit, and who sits where the command line names nobody."""
 CLEAR = "\033[2J\033[H"

@@ -33,14 +33,14 @@ from cogtable.files import check_output, write_file
 from cogtable.tables.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games import cookie
 from games.cookie.actions import Hunt, Play, seat_name
-from games.cookie.players import OLD_NAMES, PLAYERS, Player, make_player
+from games.cookie.players import PLAYERS, Player, make_player
 from games.cookie.reference import REFERENCES, Reference
 from games.core import CHANCE, Action, State
 
 HELP = "The Cookie 2.0: Every Man for Himself (4-6 players) or The Big Hunt (2-4 players)."
 
 SEATS = SeatRule(
-    SeatKinds.of_game(PLAYERS, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+    SeatKinds.of_game("cookie", PLAYERS, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
 )
 """Who may sit, and who sits where the command line names nobody."""
 CLEAR = "\033[2J\033[H" + "\n" * 40

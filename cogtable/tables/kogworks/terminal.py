@@ -31,13 +31,12 @@ from cogtable.files import check_output, write_file
 from cogtable.tables.terminal import QUIT, InputEnded, input_ended_line, is_quit
 from games.core import IllegalAction, State
 from games.kogworks import BASES, PLAYERS, TOP, new_game, parse, peg_at
-from games.kogworks.players import OLD_NAMES
 from games.kogworks.players import PLAYERS as BUILT_IN
 from games.kogworks.state import KogworksState
 
 HELP = "Kogworks: link your base wheel to the gold top wheel (Red vs Blue)."
 SEATS = SeatRule(
-    SeatKinds.of_game(BUILT_IN, OLD_NAMES, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
+    SeatKinds.of_game("kogworks", BUILT_IN, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
 )
 """Who may sit, and who sits where the command line names nobody."""
 

@@ -131,7 +131,7 @@ def test_the_blitz_question_is_not_repeated_before_every_discard(
     state = table(phase="discard")
     give(state, 0, hand=["Propaganda"] * 9)
     give(state, 1, hand=["Doublethink"])
-    session = front_end.Session(["greedy", "human"], random.Random(0))
+    session = front_end.Session(["strong", "human"], random.Random(0))
     monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
     assert front_end.interjection(state, session) is None
     state.apply(Discard("Propaganda", player=0))
@@ -146,7 +146,7 @@ def test_built_in_seats_use_the_interject_hook(monkeypatch: pytest.MonkeyPatch) 
     state = table(phase="discard")
     give(state, 0, hand=["Propaganda"], citizens="CCCCB")
     give(state, 1, hand=["Hire Assassin"], citizens="P")
-    session = front_end.Session(["human", "greedy"], random.Random(0))
+    session = front_end.Session(["human", "strong"], random.Random(0))
     action = front_end.interjection(state, session)
     assert action == Play("Hire Assassin", 0, "C", blitz=True, player=1)
     assert front_end.interjection(state, session) is None  # asked once this phase
