@@ -42,6 +42,7 @@ from cogtable.tables import adapter_for
 from cogtable.tables.base import (
     RGB,
     Flash,
+    LooksAgainAfterChoice,
     SeatSummaries,
     Sensed,
     TableAdapter,
@@ -375,7 +376,7 @@ class GameTable(TableDisplay, RemotePlay):
         chosen = self.view.verdict
         if chosen.kind == "choose" and chosen.options and chosen.options[0].player == press.seat:
             self._apply(chosen.options[0], "button", now)  # the plain reading of what was laid
-            if chosen.holds_more:
+            if isinstance(self.adapter, LooksAgainAfterChoice):
                 self._judge_again(now)
             return
         for ask in self.asking():
@@ -422,7 +423,8 @@ class GameTable(TableDisplay, RemotePlay):
         action = self._typed_action(state, asked, command.seat, text)
         if action is None:
             return
-        choosing = self.view.verdict.kind == "choose" and self.view.verdict.holds_more
+        looks_again = isinstance(self.adapter, LooksAgainAfterChoice)
+        choosing = self.view.verdict.kind == "choose" and looks_again
         self._apply(action, "console", now)
         if not self.adapter.start_in_sync():
             self.view.synced = False  # the board must now be made to match the game

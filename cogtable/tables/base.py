@@ -86,9 +86,6 @@ class Verdict:
     reason: str = ""
     options: tuple[Action, ...] = ()
     other_places: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    holds_more: bool = False
-    """A ``choose`` verdict whose reading holds more once the choice is made (the Cookie's
-    Role card turned up after "which of the two was it"): the table judges it again."""
 
 
 @dataclass(frozen=True)
@@ -446,6 +443,15 @@ class TableSetup:
     def table_problems(self, profile: Profile, options: Mapping[str, Any]) -> list[str]:
         """What this table lacks for the game besides seats and LED segments."""
         return []
+
+
+class LooksAgainAfterChoice:
+    """Mixin of a game whose ``choose`` verdicts read only part of what was laid.
+
+    Once the seat makes the choice (confirm, or typed), the table judges the
+    same reading again, which then holds more (the Cookie's Role card turned
+    up, after "which of the two was it").
+    """
 
 
 class SeatSummaries:

@@ -60,6 +60,7 @@ from cogtable.tables.base import (
     RESPOND_PULSE_S,
     WHITE,
     CameraRegion,
+    LooksAgainAfterChoice,
     Scene,
     TableAdapter,
     TableSetup,
@@ -98,8 +99,12 @@ CAMERA_CHANCE = (RevealRole, RevealTarget, OpenExclusion)
 """The cards the table turns up that the camera reads (a deal face down it cannot)."""
 
 
-class CookieAdapter(Variants, TableSetup, TableAdapter):
-    """The Cookie 2.0: Every Man for Himself (4-6 players), The Big Hunt (2-4)."""
+class CookieAdapter(LooksAgainAfterChoice, Variants, TableSetup, TableAdapter):
+    """The Cookie 2.0: Every Man for Himself (4-6 players), The Big Hunt (2-4).
+
+    Its one ``choose`` verdict (which Role card the checker turned up) holds the
+    Role card itself too, judged once the checker said which it was.
+    """
 
     game = "cookie"
     places_segment = "seats"

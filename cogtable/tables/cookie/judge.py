@@ -234,7 +234,6 @@ def _challenge(state: CookieState, seen: CookieCards, layout: CookieLayout) -> J
             "choose",
             places=(checker,),
             options=options,
-            holds_more=True,  # the Role card itself, once the checker says which it was
             reason=f"{state.player_name(checker)}: which of {state.player_name(seat)}'s Role "
             f"cards was it? confirm: the one under the claim {claims[0]}; or type "
             f"'{options[1].notation()}' (under {claims[1]})",
