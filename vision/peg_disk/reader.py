@@ -464,7 +464,7 @@ def centre_in_sight(
     specular = dark & brighter
     if glinted is not None:
         specular |= np.where(cog, glinted[:, 1], glinted[:, 0]) | (dark & glinted[:, 2])
-    if cogs.sum() >= 3:
+    if cog.any() and cogs.sum() >= 3:
         typical = np.maximum(_typical_share(whole, cogs, near), 1e-3)
         sharp = np.clip((whole / typical - HUB_RATIO[0]) / (HUB_RATIO[1] - HUB_RATIO[0]), 0.0, 1.0)
         seen = np.where(cog, np.minimum(seen, sharp), seen)
