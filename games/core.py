@@ -11,9 +11,11 @@ import copy
 import dataclasses
 import importlib
 import json
+import pkgutil
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar
 
@@ -516,12 +518,13 @@ def load_game(name: Any) -> GameModule:
 
 
 def available_games() -> list[str]:
-    """The names of the game packages installed beside this module."""
-    import pkgutil
+    """The names of the game packages installed beside this module.
 
-    import games
-
-    return sorted(info.name for info in pkgutil.iter_modules(games.__path__) if info.ispkg)
+    The folder is this file's (not the ``games`` package's ``__path__``), so the
+    package that re-exports this module is not imported back from it.
+    """
+    here = str(Path(__file__).resolve().parent)
+    return sorted(info.name for info in pkgutil.iter_modules([here]) if info.ispkg)
 
 
 def new_game(name: str, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:

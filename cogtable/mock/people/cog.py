@@ -29,17 +29,22 @@ from typing import Any
 
 from cogtable.inputs import ConsoleCommand
 from cogtable.mock.parts_world import PartsWorld
+from cogtable.mock.people.cog_pieces import (
+    BOARD,
+    BY_HAND,
+    COG_COLOURS,
+    COG_PLACEMENTS,
+    Table,
+    lay_out,
+    mat_of,
+)
 from cogtable.mock.people.console import ConsolePeople
-from cogtable.tables.cog.adapter import MAT_CHANGES, PLACEMENTS
-from cogtable.tables.cog.parts import BOARD, PIECE_COLOURS, laid_out, mat_name
-from games.cog.actions import Deconstruct, DrawLetter, PlaceWord, RollDie, TakeCentre
+from games.cog.actions import DrawLetter, PlaceWord, RollDie
 from games.cog.edition import load_edition
 from games.cog.layout import Layout
 from games.core import CHANCE, Action, Record, replay
 from vision.layout import EMPTY, WILD
 
-CAMERA_ACTIONS = (*PLACEMENTS, *MAT_CHANGES, TakeCentre, PlaceWord, Deconstruct)
-"""What the people do with their hands for the camera to read (the rest they type)."""
 HAND_FRAMES = (2, 5)
 """A hand stays over the part this many frames (fewest, most) while laying something."""
 PATIENCE_FRAMES = 25
@@ -53,7 +58,7 @@ class Laying:
     """What a person is doing with their hands: the table they make, and when they are done."""
 
     who: str
-    target: dict[str, dict[str, str]]
+    target: Table
     part: str
     until: int
     action: Action | None
@@ -128,7 +133,7 @@ class CogTablePeople(ConsolePeople):
     def _table_right(self, status: dict[str, Any]) -> bool:
         """Put the table right where it differs from the game; True when it already matched."""
         assert self.world is not None and self.layout is not None
-        target = laid_out(self.memory, self.layout)
+        target = lay_out(self.memory, self.layout)
         differences = self.world.differences(target)
         if not differences:
             self._straighten_if_misread(status)
@@ -174,7 +179,7 @@ class CogTablePeople(ConsolePeople):
             return
         player = asked["player"]
         action = self.players[player](self.memory.clone(), player, self.rng)
-        if not isinstance(action, CAMERA_ACTIONS):
+        if not isinstance(action, BY_HAND):
             line = ConsoleCommand(action.notation(), seat=player, answers=asked["key"])
             if self.table.console(line):
                 self._accepted(action, f"{self.memory.player_name(player)}: {action.notation()}")
@@ -183,7 +188,7 @@ class CogTablePeople(ConsolePeople):
             self._undo()
             return
         mistake = self.rng.random() < self.style.mistake_rate
-        self._do(action, PIECE_COLOURS[player], mistake)
+        self._do(action, COG_COLOURS[player], mistake)
 
     def _draw_on_table(self, asked: dict[str, Any]) -> None:
         """Draw a letter from the bag (or roll a die) and lay it where the table asks."""
@@ -197,10 +202,10 @@ class CogTablePeople(ConsolePeople):
         assert self.world is not None and self.layout is not None
         twin = self.memory.clone()
         twin.apply(action)
-        target = laid_out(twin, self.layout)
+        target = lay_out(twin, self.layout)
         if mistake:
             target = _slip(self.memory, action, target, self.layout, self.rng) or target
-            mistake = target != laid_out(twin, self.layout)
+            mistake = target != lay_out(twin, self.layout)
         if isinstance(action, DrawLetter):
             target = _face_up(self.world, target, action.letter)
         differences = self.world.differences(target)
@@ -213,7 +218,7 @@ class CogTablePeople(ConsolePeople):
     def _lay(
         self,
         who: str,
-        target: dict[str, dict[str, str]],
+        target: Table,
         part: str,
         action: Action | None,
         mistake: bool = False,
@@ -283,9 +288,7 @@ class CogTablePeople(ConsolePeople):
                 self.say(f"{self.memory.player_name(seat)} held undo: took back {last.notation()}")
 
 
-def _face_up(
-    world: PartsWorld, target: dict[str, dict[str, str]], letter: str
-) -> dict[str, dict[str, str]]:
+def _face_up(world: PartsWorld, target: Table, letter: str) -> Table:
     """A drawn letter that will lie face down in a top slot is laid face up first.
 
     (A face-down tile already in a reserve is another tile: it stays as it is.)
@@ -303,21 +306,21 @@ def _face_up(
 def _slip(
     memory: Any,
     action: Action,
-    target: dict[str, dict[str, str]],
+    target: Table,
     layout: Layout,
     rng: random.Random,
-) -> dict[str, dict[str, str]] | None:
+) -> Table | None:
     """A person's mistake instead of ``action``: a cog on a space the rules refuse, or a word
     whose tiles did not come from the reserve (the reserve left full). None: no slip fits."""
     if isinstance(action, PlaceWord):
         slipped = {part: dict(places) for part, places in target.items()}
-        full = laid_out(memory, layout)[mat_name(action.player)]
+        full = lay_out(memory, layout)[mat_of(action.player)]
         for place, label in full.items():
             if place.startswith("reserve"):
-                slipped[mat_name(action.player)][place] = label
+                slipped[mat_of(action.player)][place] = label
         return slipped
-    if isinstance(action, PLACEMENTS):
-        board = laid_out(memory, layout)[BOARD]
+    if isinstance(action, COG_PLACEMENTS):
+        board = lay_out(memory, layout)[BOARD]
         legal = {
             space
             for space, label in target[BOARD].items()
@@ -330,8 +333,8 @@ def _slip(
         ]
         if not wrong:
             return None
-        slipped = {part: dict(places) for part, places in laid_out(memory, layout).items()}
-        slipped[BOARD][rng.choice(sorted(wrong))] = PIECE_COLOURS[action.player]
+        slipped = {part: dict(places) for part, places in lay_out(memory, layout).items()}
+        slipped[BOARD][rng.choice(sorted(wrong))] = COG_COLOURS[action.player]
         return slipped
     return None
 

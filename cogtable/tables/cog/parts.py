@@ -266,7 +266,8 @@ def _track_view(state: CogState) -> dict[int, str]:
 def laid_out(state: CogState, layout: Layout) -> dict[str, dict[str, str]]:
     """Every place's label on a table laid out as the game says: reserves in order, stars too.
 
-    The mock table lays its parts out so; the tests compare readings with it.
+    The tests compare readings with it; the simulated people lay the same out
+    with their own code (:mod:`cogtable.mock.people.cog_pieces`, a test holds them equal).
     Stars beyond the star places lie in the reserve (the reader counts a star
     token anywhere off the grid); a reserve bigger than its places shows as
     many tiles as fit.
