@@ -423,14 +423,13 @@ class GameTable(TableDisplay, RemotePlay):
         action = self._typed_action(state, asked, command.seat, text)
         if action is None:
             return
-        looks_again = isinstance(self.adapter, LooksAgainAfterChoice)
-        choosing = self.view.verdict.kind == "choose" and looks_again
+        choosing = self.view.verdict.kind == "choose"
         self._apply(action, "console", now)
         if not self.adapter.start_in_sync():
             self.view.synced = False  # the board must now be made to match the game
             if self.seen is not None:
                 self._resync(self.seen)  # it may match already (nothing there to move)
-            if choosing:
+            if choosing and isinstance(self.adapter, LooksAgainAfterChoice):
                 self._judge_again(now)
 
     def _typed_action(
