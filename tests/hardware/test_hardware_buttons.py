@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import KINDS, ButtonEvent, TableButtons, button_pins, pin_factory_for
 from hardware.profile import GpioProfile, load_profile, parse_profile
-from tests.hardware.test_hardware_profile import MOCK, edited
+from tests.hardware.profile_helpers import MOCK, edited
 
 
 class Clock:
