@@ -24,6 +24,7 @@ actions are compared as the journal's JSON and decoded by the game's module.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from typing import Any
 
 from cogtable.inputs import RemotePartner, RemoteRecord, RemoteStopped
 from cogtable.tables.base import TableAdapter, Verdict
-from games.core import Action, BadRecord, State, decode, load_game
+from games.core import Action, BadRecord, State, decode, load_game, replay
 
 log = logging.getLogger(__name__)
 REMOTE_SOURCE = "camera"
@@ -77,6 +78,7 @@ class RemotePlay:
         """Handle one of the other table's inputs."""
         if isinstance(item, RemotePartner):
             self.remote.table, self.remote.seats = item.table, tuple(item.seats)
+            self._recall_carry()
         elif isinstance(item, RemoteStopped):
             self.stop_shared(f"table {item.table} stopped the game: {item.reason}")
         elif not self.remote.stopped:
@@ -136,6 +138,23 @@ class RemotePlay:
             self.view.message = why
             return
         self.view.verdict = Verdict("carry-out", action=step.action, places=places, reason=words)
+
+    def _recall_carry(self) -> None:
+        """After a restart the board may not show the other table's last moves yet (the journal
+        has them): they are to carry out again; those the board shows are dropped at its first
+        reading (:meth:`carry_out`)."""
+        history = list(self.state.history)
+        first = len(history)
+        while first > 0 and history[first - 1].player in self.remote.seats:
+            first -= 1
+        if self.view.synced or self.remote.carry or first == len(history):
+            return
+        record = self.state.record()
+        for ply in range(first, len(history)):
+            before = replay(dataclasses.replace(record, actions=record.actions[:ply]))
+            self.remote.carry.append(CarryOut(before, history[ply]))
+        if self.seen is not None:
+            self._resync(self.seen)
 
     def _shows(self, state: State, seen: Any) -> bool:
         return self.adapter.resync(state, seen).kind == "in-sync"

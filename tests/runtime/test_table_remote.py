@@ -22,8 +22,11 @@ from tests.runtime.test_table import settled
 COLOURS = ((224, 32, 32), (32, 80, 240))
 
 
-def make_table(path: Path, here: int) -> tuple[GameTable, FrameLog]:
-    """A Kogworks table whose seat ``here`` plays here, the other at table 'far'."""
+def make_table(
+    path: Path, here: int, board: dict[int, str] | None = None
+) -> tuple[GameTable, FrameLog]:
+    """A Kogworks table whose seat ``here`` plays here, the other at table 'far', and its first
+    settled ``board`` (default: as the game stands)."""
     profile = load_profile()
     leds = FrameLog()
     table = GameTable(
@@ -35,7 +38,7 @@ def make_table(path: Path, here: int) -> tuple[GameTable, FrameLog]:
         clock=lambda: 0.0,
     )
     table.handle(RemotePartner("far", (1 - here,)), 0.0)
-    table.handle(settled(adapter.pieces_of(table.state)), 0.5)
+    table.handle(settled(adapter.pieces_of(table.state) if board is None else board), 0.5)
     return table, leds
 
 
@@ -59,6 +62,21 @@ def test_the_other_tables_move_is_journaled_then_carried_out(tmp_path: Path) -> 
     blue.handle(settled({**start, peg_at(8, 0): "red"}), 3.0)
     assert blue.status()["in_sync"] is True
     assert blue.game.record().actions == red.game.record().actions
+
+
+def test_after_a_restart_the_other_tables_move_is_still_to_carry_out(tmp_path: Path) -> None:
+    red, _ = make_table(tmp_path / "red.sqlite3", here=0)
+    blue, _ = make_table(tmp_path / "blue.sqlite3", here=1)
+    start = adapter.pieces_of(red.state)
+    red.handle(settled({**start, peg_at(8, 0): "red"}), 1.0)
+    blue.handle(record_of(red), 2.0)
+    blue.journal.close()  # the table stops before its board shows the move
+    again, leds = make_table(tmp_path / "blue.sqlite3", here=1, board=start)
+    assert again.state.history == red.state.history
+    assert again.view.verdict.kind == "carry-out"
+    assert leds.frames[-1].look("pegs", peg_at(8, 0)).colour == WHITE
+    again.handle(settled({**start, peg_at(8, 0): "red"}), 3.0)
+    assert again.status()["in_sync"] is True
 
 
 def test_a_different_legal_move_is_not_the_opponents(tmp_path: Path) -> None:
