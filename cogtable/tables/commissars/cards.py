@@ -199,16 +199,21 @@ class Holding:
     """How many cards each seat's pile holds."""
     plies: int
     """How many actions the game had taken."""
+    stack: tuple[CardKey, ...] | None = None
+    """The physical cards on the stack (and resolving), oldest first (None: not known). A
+    full stack shows its newest: a card set aside lies below every card in view."""
 
     @classmethod
     def of(cls, state: CommissarsState) -> Holding:
         """What ``state`` holds face up."""
         seats = range(len(state.seats))
+        entries = [*state.stack, *([state.resolving] if state.resolving else [])]
         return cls(
             face_up(state),
             tuple(pile_top(state, seat) for seat in seats),
             tuple(len(state.seats[seat].discard) for seat in seats),
             len(state.history),
+            tuple((e.home, e.card) for e in sorted(entries, key=lambda e: e.id) if not e.copy),
         )
 
 
@@ -324,7 +329,7 @@ class TagBook:
             kept.update(dict.fromkeys(tags[: copies.total], key))
         self.known = {tag: key for tag, key in self.known.items() if tag in kept}
         self._off_a_pile(seen, held)
-        self._learn_stack(seen, held)
+        self._learn_stack(seen, held, holding.stack)
         self._learn_tops(holding, seen, before)
         for zone, card in seen.cards():
             if card.tag in self.known:
@@ -393,13 +398,27 @@ class TagBook:
                 del self.known[card.tag]
                 on_stack[card.key] -= 1
 
-    def _learn_stack(self, seen: CommissarsMat, held: Mapping[CardKey, FaceUp]) -> None:
+    def _learn_stack(
+        self,
+        seen: CommissarsMat,
+        held: Mapping[CardKey, FaceUp],
+        order: tuple[CardKey, ...] | None,
+    ) -> None:
+        """Count a stack card not yet counted as a copy the game holds there, if it may be one.
+
+        A card set aside under a full stack comes back into view when a newer one leaves:
+        it is then the copy the game holds. It comes back just below the cards in view, so
+        a card whose only uncounted copies lie deeper than that is a card just laid (a new
+        Doublethink laid while an older one of that seat lies set aside).
+        """
+        below = _may_show_below(seen, order, self.known)
         for card in seen.stack:
             if card.tag in self.known or card.key not in held:
                 continue  # a top taken back may go back on the stack (a resolve undone)
             counted = sum(1 for other in seen.stack if self.known.get(other.tag) == card.key)
             anywhere = sum(1 for key in self.known.values() if key == card.key)
-            if counted < held[card.key].stack and anywhere < held[card.key].total:
+            showable = below is None or card.key in below
+            if counted < held[card.key].stack and anywhere < held[card.key].total and showable:
                 self.known[card.tag] = card.key  # a card set aside under a full stack counts
 
     def _learn_tops(
@@ -426,6 +445,18 @@ class TagBook:
     def counted(self, tag: int) -> bool:
         """Whether the book holds ``tag``."""
         return tag in self.known
+
+
+def _may_show_below(
+    seen: CommissarsMat, order: tuple[CardKey, ...] | None, known: Mapping[int, CardKey]
+) -> set[CardKey] | None:
+    """The cards the game holds just below the counted cards in view, as many as the cards in
+    view not counted: those a card coming back into view may be (None: the order is unknown)."""
+    if order is None:
+        return None
+    in_view = len(seen.stack)
+    counted = sum(1 for card in seen.stack if card.tag in known)
+    return set(order[max(0, len(order) - in_view) : max(0, len(order) - counted)])
 
 
 def _off_the_stack(

@@ -67,3 +67,36 @@ def test_a_card_countered_from_under_a_full_stack_lands_on_its_pile_counted() ->
     book = TagBook.committed_to(Committed(seen(top=gears), then))
     assert book.follow(now, seen(top=propaganda)) == []
     assert book.counted(propaganda)
+
+
+def stack_holding(*order: str, plies: int, piled: tuple[str, ...] = ()) -> Holding:
+    """Seat 1's cards on the stack in ``order`` (oldest first) and ``piled`` on its pile."""
+    cards: dict[tuple[int, str], FaceUp] = {}
+    for name in {*order, *piled}:
+        cards[(0, name)] = FaceUp(stack=order.count(name), pile=piled.count(name))
+    top = piled[-1] if piled else None
+    return Holding(cards, (top, None), (len(piled), 0), plies, tuple((0, n) for n in order))
+
+
+def test_a_card_laid_while_an_older_copy_lies_set_aside_is_a_card_laid() -> None:
+    """The stack shows its newest cards; one Counter Propaganda lies set aside under them.
+    Another Counter Propaganda laid (the oldest card in view set aside for it) is a play,
+    not the set-aside copy come back (sim commissars --players 6 --seed 9: a Doublethink
+    laid so was 'in sync' for ever)."""
+    older, laid, propaganda, gears = 9, 8, 1, 29
+    order = (COUNTER, "Propaganda", "Seize the Gears")
+    book = TagBook.committed_to(Committed(seen(propaganda, gears), stack_holding(*order, plies=5)))
+    fresh = book.follow(stack_holding(*order, plies=5), seen(gears, laid))
+    assert [card.tag for _, card in fresh] == [laid]
+    assert not book.counted(older)
+
+
+def test_a_card_set_aside_comes_back_into_view_counted_when_a_newer_one_leaves() -> None:
+    """The newest card resolved to its pile: the set-aside Counter Propaganda shows again
+    and is the copy the game holds, not a card laid."""
+    older, propaganda, gears = 9, 1, 29
+    then = stack_holding(COUNTER, "Propaganda", "Seize the Gears", plies=5)
+    now = stack_holding(COUNTER, "Propaganda", plies=6, piled=("Seize the Gears",))
+    book = TagBook.committed_to(Committed(seen(propaganda, gears), then))
+    assert book.follow(now, seen(older, propaganda, top=gears)) == []
+    assert book.counted(older)
