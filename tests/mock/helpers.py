@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
+from cogtable.inputs import Shutdown
 from cogtable.journal import JOURNAL_NAME, Journal
 from games.core import Action
 from hardware.profile import load_profile
@@ -30,6 +32,21 @@ def journal_games(state_dir: Path) -> list[tuple[str, list[Action]]]:
     """Every game in the journal: its status and its actions."""
     with Journal(state_dir / JOURNAL_NAME) as journal:
         return [(game.status, list(journal.record(game.id).actions)) for game in journal.games()]
+
+
+@dataclass
+class StopAfter:
+    """An actor that stops a sim once the game has ``plies`` actions, or after ``max_frames``."""
+
+    plies: int
+    max_frames: int
+    frames: int = 0
+    """The frames the world had reached at the last call."""
+
+    def __call__(self, world: Any, runtime: Any, people: Any) -> None:
+        self.frames = world.frames
+        if len(runtime.table.state.history) >= self.plies or world.frames >= self.max_frames:
+            runtime.put(Shutdown("enough for the test"))
 
 
 class ConsoleRun(NamedTuple):

@@ -11,30 +11,17 @@ and the table kept going.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
-from cogtable.inputs import Shutdown
 from cogtable.journal import JOURNAL_NAME, Journal
 from hardware.profile import load_profile
+from tests.mock.helpers import StopAfter
 
 PLIES_WANTED = 18
 """Stop once the game has gone this far (Phase I's draws and Phase II's first placements)."""
 CAMERA_ACTIONS_WANTED = 8
 MAX_FRAMES = 900
-
-
-class StopAfter:
-    """Stops the run once enough actions came from the camera, or after too many frames."""
-
-    def __init__(self) -> None:
-        self.frames = 0
-
-    def __call__(self, world: Any, runtime: Any, people: Any) -> None:
-        self.frames = world.frames
-        if len(runtime.table.state.history) >= PLIES_WANTED or world.frames >= MAX_FRAMES:
-            runtime.put(Shutdown("enough for the test"))
 
 
 def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
@@ -43,7 +30,7 @@ def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
     argv = ["sim", "cog", "--players", "2", "--seed", "5", "--quiet", "--undo-rate", "0"]
     argv += ["--camera", "render"]
     args = build_parser().parse_args([*argv, "--mistake-rate", "0.2"])
-    stop = StopAfter()
+    stop = StopAfter(PLIES_WANTED, MAX_FRAMES)
     played = sim.play(args, load_profile(), tmp_path, actors=[stop])
     assert played.runtime.letters is not None, "the mock owner taught the reader first"
     assert len(played.runtime.letters.owner_samples()[1]) >= 26

@@ -10,29 +10,16 @@ a zone is never a move), in their order.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from cogtable.cli import build_parser
 from cogtable.commands import sim
-from cogtable.inputs import Shutdown
 from cogtable.journal import JOURNAL_NAME, Journal
 from hardware.profile import load_profile
+from tests.mock.helpers import StopAfter
 
 PLIES_WANTED = 6
 """Stop once the game has gone this far (a turn's four cards and its aims)."""
 MAX_FRAMES = 600
-
-
-class StopAfter:
-    """Stops the run once enough actions were taken, or after too many frames."""
-
-    def __init__(self) -> None:
-        self.frames = 0
-
-    def __call__(self, world: Any, runtime: Any, people: Any) -> None:
-        self.frames = world.frames
-        if len(runtime.table.state.history) >= PLIES_WANTED or world.frames >= MAX_FRAMES:
-            runtime.put(Shutdown("enough for the test"))
 
 
 def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
@@ -41,7 +28,7 @@ def test_the_rendered_camera_gives_the_table_exactly_what_the_people_laid(
     argv = ["sim", "cookie", "--variant", "hunt", "--players", "4", "--seed", "5", "--quiet"]
     argv += ["--camera", "render", "--size", "1280x720", "--undo-rate", "0"]
     args = build_parser().parse_args(argv)
-    stop = StopAfter()
+    stop = StopAfter(PLIES_WANTED, MAX_FRAMES)
     played = sim.play(args, load_profile(), tmp_path, actors=[stop])
     with Journal(tmp_path / JOURNAL_NAME) as journal:
         rows = journal.connection.execute("SELECT source FROM actions ORDER BY ply").fetchall()
