@@ -49,6 +49,27 @@ class StopAfter:
             runtime.put(Shutdown("enough for the test"))
 
 
+@dataclass(frozen=True)
+class Journaled:
+    """The one game a mock run journaled: its status, actions, their sources, its options."""
+
+    status: str
+    actions: list[Action]
+    sources: list[str]
+    """Where each action came from (``camera``, ``console``, ``button``...), in order."""
+    options: dict[str, object]
+
+
+def journaled_game(state_dir: Path) -> Journaled:
+    """The only game in the journal of ``state_dir`` (it must hold exactly one)."""
+    with Journal(state_dir / JOURNAL_NAME) as journal:
+        (game,) = journal.games()
+        record = journal.record(game.id)
+        rows = journal.connection.execute("SELECT source FROM actions ORDER BY ply").fetchall()
+    sources = [source for (source,) in rows]
+    return Journaled(game.status, list(record.actions), sources, dict(record.options))
+
+
 class ConsoleRun(NamedTuple):
     """One ``cogtable sim GAME`` run of a game the people play on printed parts or a card mat."""
 

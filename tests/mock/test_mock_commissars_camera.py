@@ -11,30 +11,19 @@ the people meant, in table mode (every draw unseen).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.people.commissars import CommissarsTablePeople
 from games.commissars.actions import Discard, Play, TopCard, UnseenDraw
 from games.core import CHANCE
-from tests.mock.helpers import ConsoleRun, console_runs
+from tests.mock.helpers import ConsoleRun, console_runs, journaled_game
 
 RUNS = {
     "2": ["--players", "2", "--option", "max_turns=4", "--seed", "21", "--undo-rate", "0.05"],
     "3": ["--players", "3", "--option", "max_turns=3", "--seed", "54", "--undo-rate", "0.1"],
     "4": ["--players", "4", "--option", "max_turns=3", "--seed", "43", "--undo-rate", "0.05"],
 }
-
-
-def _journal(folder: Path) -> tuple[list[str], list[object], list[str], dict[str, object]]:
-    with Journal(folder / JOURNAL_NAME) as journal:
-        (game,) = journal.games()
-        record = journal.record(game.id)
-        rows = journal.connection.execute("SELECT source FROM actions").fetchall()
-        return [game.status], list(record.actions), [s for (s,) in rows], dict(record.options)
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +39,10 @@ def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
     people = run.people
     assert isinstance(people, CommissarsTablePeople) and isinstance(people.world, CardsWorld)
     assert people.finished and status == 0, run.reason
-    statuses, actions, sources, options = _journal(folder)
-    assert statuses == ["finished"]
-    assert options["hands"] == "unknown", "table mode on the card mat"
+    game = journaled_game(folder)
+    actions, sources = game.actions, game.sources
+    assert game.status == "finished"
+    assert game.options["hands"] == "unknown", "table mode on the card mat"
     assert actions == people.meant, "the journal holds exactly what the people meant"
     assert run.runtime.table.state.outcome() is not None
     camera = {type(a) for a, source in zip(actions, sources, strict=True) if source == "camera"}

@@ -18,12 +18,11 @@ import pytest
 from cogtable.cli import build_parser
 from cogtable.commands import sim
 from cogtable.errors import UserError
-from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.mock.cards_world import CardsWorld
 from cogtable.mock.people.cookie import CookieTablePeople
 from games.cookie.actions import Challenge, Look
 from hardware.profile import load_profile
-from tests.mock.helpers import ConsoleRun, console_runs
+from tests.mock.helpers import ConsoleRun, console_runs, journaled_game
 
 RANDOM_SEATS = ("--seat", "1=random", "--seat", "2=random")
 """Random players challenge now and then (the strong ones always look with two players)."""
@@ -32,14 +31,6 @@ RUNS = {
     "big-hunt-2": ["--variant", "big-hunt", "--players", "2", "--seed", "2", *RANDOM_SEATS],
     "big-hunt-3": ["--variant", "big-hunt", "--players", "3", "--seed", "13"],
 }
-
-
-def _journal(folder: Path) -> tuple[list[str], list[object], list[str]]:
-    with Journal(folder / JOURNAL_NAME) as journal:
-        (game,) = journal.games()
-        record = journal.record(game.id)
-        rows = journal.connection.execute("SELECT source FROM actions").fetchall()
-        return [game.status], list(record.actions), [source for (source,) in rows]
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +46,9 @@ def test_a_whole_game_ends_with_exactly_the_actions_the_people_meant(
     people = run.people
     assert isinstance(people, CookieTablePeople) and isinstance(people.world, CardsWorld)
     assert people.finished and status == 0, run.reason
-    statuses, actions, sources = _journal(folder)
-    assert statuses == ["finished"]
+    game = journaled_game(folder)
+    actions, sources = game.actions, game.sources
+    assert game.status == "finished"
     assert actions == people.meant, "the journal holds exactly what the people meant"
     assert set(sources) <= {"camera", "button", "console"}
     typed = [action for action, source in zip(actions, sources, strict=True) if source != "camera"]
@@ -70,7 +62,8 @@ def test_two_players_say_which_role_card_they_turned_up(
     played: dict[str, ConsoleRun],
 ) -> None:
     _, _, folder = played["big-hunt-2"]
-    _, actions, sources = _journal(folder)
+    game = journaled_game(folder)
+    actions, sources = game.actions, game.sources
     said = {
         source
         for action, source in zip(actions, sources, strict=True)
@@ -138,4 +131,4 @@ def test_without_a_card_mat_the_cookie_is_played_at_the_console(tmp_path: Path) 
     played = sim.play(args, load_profile(bare), folder)
     assert sim.report(played, folder) == 0
     assert not isinstance(played.people, CookieTablePeople)
-    assert set(_journal(folder)[2]) <= {"console", "button"}
+    assert set(journaled_game(folder).sources) <= {"console", "button"}
