@@ -406,10 +406,10 @@ class TagBook:
     ) -> None:
         """Count a stack card not yet counted as a copy the game holds there, if it may be one.
 
-        A card set aside under a full stack comes back into view when a newer one leaves:
-        it is then the copy the game holds. It comes back just below the cards in view, so
-        a card whose only uncounted copies lie deeper than that is a card just laid (a new
-        Doublethink laid while an older one of that seat lies set aside).
+        A full stack shows its newest cards; one set aside comes back into view when a newer
+        one leaves (and an undo puts one back): it is then a copy the game holds among its
+        newest. A card whose only uncounted copies lie deeper than the cards in view is a
+        card just laid (a new Doublethink laid while an older one of that seat lies set aside).
         """
         below = _may_show_below(seen, order, self.known)
         for card in seen.stack:
@@ -450,13 +450,13 @@ class TagBook:
 def _may_show_below(
     seen: CommissarsMat, order: tuple[CardKey, ...] | None, known: Mapping[int, CardKey]
 ) -> set[CardKey] | None:
-    """The cards the game holds just below the counted cards in view, as many as the cards in
-    view not counted: those a card coming back into view may be (None: the order is unknown)."""
+    """The cards an uncounted card in view may be: of the game's newest cards, as many as are
+    in view, those no counted card in view stands for (None: the order is unknown)."""
     if order is None:
         return None
-    in_view = len(seen.stack)
-    counted = sum(1 for card in seen.stack if card.tag in known)
-    return set(order[max(0, len(order) - in_view) : max(0, len(order) - counted)])
+    in_view = Counter(order[max(0, len(order) - len(seen.stack)) :])
+    in_view.subtract(known[card.tag] for card in seen.stack if card.tag in known)
+    return {key for key, left in in_view.items() if left > 0}
 
 
 def _off_the_stack(

@@ -100,3 +100,15 @@ def test_a_card_set_aside_comes_back_into_view_counted_when_a_newer_one_leaves()
     book = TagBook.committed_to(Committed(seen(propaganda, gears), then))
     assert book.follow(now, seen(older, propaganda, top=gears)) == []
     assert book.counted(older)
+
+
+def test_a_resolve_taken_back_puts_the_card_back_on_top_of_the_stack_counted() -> None:
+    """An undo takes a resolved card off its pile back onto the stack, newer than the card
+    in view under it: the copy the game holds again, not a card laid (sim commissars
+    --players 6 --seed 9: a Doublespeak whose retarget was undone was refused as a play)."""
+    counter, propaganda = 8, 1
+    then = stack_holding("Propaganda", plies=6, piled=(COUNTER,))
+    now = stack_holding("Propaganda", COUNTER, plies=5)
+    book = TagBook.committed_to(Committed(seen(propaganda, top=counter), then))
+    assert book.follow(now, seen(propaganda, counter)) == []
+    assert book.counted(counter)
