@@ -434,7 +434,14 @@ class Runtime:
                 explain=self._explanations,
             )
         if readers == {CARD_MAT}:
-            return CardsSight(self.offer, part, self.clock, regions, self._cards_reader)
+            return CardsSight(
+                self.offer,
+                part,
+                self.clock,
+                regions,
+                self._cards_reader,
+                explain=self._explanations,
+            )
         raise UserError(
             f"no vision reader for {sorted(readers)}: this table reads peg-disk, parts, cards"
         )

@@ -1,7 +1,11 @@
 """The card mat's sight: read by :class:`vision.cards.reader.CardReader`, settled as one mat.
 
 A committed reading sends the table region name -> zone -> (face-up tag ids,
-face-down count).
+face-down count). With the game's explanations (``explain``) the settling
+filter commits what the commit decision (:mod:`cogtable.commit_decision`)
+singles out from the evidence of every still frame
+(:mod:`cogtable.sights.card_evidence`); without, every zone of one frame must
+be clear, as before.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from cogtable.camera_picture import CameraPicture
+from cogtable.commit_decision import Explanations, PlaceEvidence, StillBoardJudge
 from cogtable.inputs import BoardSettled, BoardUnsettled
 from cogtable.sights.camera import CameraPart, Offer
+from cogtable.sights.card_evidence import card_evidence, settled_position
 from cogtable.tables.base import CameraRegion
 from vision.cards.reader import CardMatReading
 from vision.peg_disk.reader import NO_CAMERA
@@ -40,9 +46,27 @@ class CardsSight:
     reader: Any = None
     picture: CameraPicture | None = None
     """Handed the frame as it is (the card mat draws no overlay of its own yet)."""
+    explain: Callable[[], Explanations | None] | None = None
+    """The game's explanations of what the mat may show next (as the controller last
+    published them); None: no commit decision, every zone of a frame must be clear."""
+
+    shown: set = field(default_factory=set)
+    """The labels frames showed since the last commit (kept among the evidence's classes)."""
 
     def __post_init__(self) -> None:
-        self.settle = SettlingFilter(clock=self.clock)
+        judge = None
+        if self.explain is not None:
+            judge = StillBoardJudge(self.explain, self._evidence)
+        self.settle = SettlingFilter(clock=self.clock, judge=judge)
+
+    def _evidence(self, reading: object) -> PlaceEvidence | None:
+        """A reading's evidence against what the game may expect and the mat last committed."""
+        if not isinstance(reading, CardMatReading) or self.explain is None:
+            return None
+        shown = card_evidence(reading, self.explain(), self.settle.committed, self.shown)
+        if shown is not None:
+            self.shown.update(shown.classes)
+        return shown
 
     @property
     def name(self) -> str:
@@ -69,10 +93,13 @@ class CardsSight:
         previous, self.state = self.state, status.state
         if status.state is BoardState.SETTLED and status.committed is not None:
             if status.new_commit or previous is not BoardState.SETTLED:
-                self.offer(BoardSettled({self.name: dict(status.committed)}, self.clock()), seen_at)
+                position = settled_position(status.committed)
+                self.shown.clear()
+                self.offer(BoardSettled({self.name: position}, self.clock()), seen_at)
             self._wait(None)
             return
-        why = status.message if status.message.startswith("cannot read") else status.state.value
+        said = status.message.startswith(("cannot", "something over"))
+        why = status.message if said else status.state.value
         self._wait(f"{self.name}: {why}")
 
     def _wait(self, reason: str | None) -> None:

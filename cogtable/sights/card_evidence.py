@@ -1,0 +1,115 @@
+"""The card mat's evidence for the commit decision (:mod:`cogtable.commit_decision`).
+
+Places are the mat's zones; a class is what a zone holds as the camera can
+see it, the label :meth:`vision.cards.reader.ZoneReading.label` gives: (the
+face-up tag ids, sorted; the count of backs). A pile reads as its top card,
+so a label is what shows, never the cards under it (those are the game's).
+
+The classes of a frame are every label the game's explanations name, the
+board as last committed, and what the frame itself shows (so a board no
+explanation foresaw can still be committed as seen, once it is clear):
+a fixed list for as long as those stay the same, as the still window's sum
+needs (the sight keeps what earlier frames showed since the last commit).
+Per zone and class, one frame's log likelihood is:
+
+- a zone read clear: :data:`MISSED_NATS` against the class for each card it
+  holds that the frame does not show (a tag lost under a glare stripe now
+  and then: other frames outweigh it), :data:`PHANTOM_NATS` for each card the
+  frame shows that it does not hold (a tag is never read where none is);
+- a doubtful zone (something there no read card explains: a card whose tag is
+  hidden, a hand): only the cards shown weigh; more cards may be hidden. If
+  the zone shows what it held when last committed and no explanation changes
+  it, that is all (a peeping card or a shadow does not stall the table over a
+  zone nothing happens in); otherwise the zone counts as covered (likelier
+  none of its classes), and the frame restarts the still window as a hand over
+  the board does: nothing is committed with something unexplained over a zone
+  it changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from cogtable.commit_decision import HIDDEN_MARGIN, Explanations, PlaceEvidence
+from vision.cards.reader import OUTSIDE, CardMatReading
+
+Label = tuple[tuple[int, ...], int]
+MISSED_NATS = 6.0
+"""Per frame, against a class, per card it holds that a clear zone does not show."""
+PHANTOM_NATS = 20.0
+"""Per frame, against a class, per card a zone shows that the class does not hold."""
+EMPTY: Label = ((), 0)
+
+
+def card_evidence(
+    reading: CardMatReading,
+    explanations: Explanations | None,
+    committed: Mapping[str, Label] | None,
+    also: Iterable[Label] = (),
+) -> PlaceEvidence | None:
+    """One frame's evidence over the mat's zones (None: the mat was not read).
+
+    ``also``: labels earlier frames showed, kept among the classes so that a label
+    flickering in and out does not change the class list (and restart the still sum).
+    """
+    if not reading.ok:
+        return None
+    places = (*reading.zones, OUTSIDE)
+    seen: dict[str, Label] = {name: zone.label() for name, zone in reading.zones.items()}
+    seen[OUTSIDE] = reading.outside.label()
+    doubtful = set(reading.doubtful())
+    before = dict(explanations.base) if explanations is not None else {}
+    before.update(committed or {})
+    changing = _changing(explanations)
+    classes = _classes(explanations, committed, (*seen.values(), *also))
+    likelihood = np.empty((len(places), len(classes)))
+    unseen = np.full(len(places), -np.inf)
+    for row, place in enumerate(places):
+        shown, unsure = seen[place], place in doubtful
+        likelihood[row] = [_log_likelihood(label, shown, unsure) for label in classes]
+        if unsure and (place in changing or before.get(place, EMPTY) != shown):
+            unseen[row] = likelihood[row].max() + HIDDEN_MARGIN + 1.0
+        else:
+            unseen[row] = likelihood[row].min() - 5.0
+    return PlaceEvidence(places, classes, likelihood, unseen)
+
+
+def _log_likelihood(label: Label, shown: Label, doubtful: bool) -> float:
+    """One zone's log likelihood of holding ``label`` when the frame shows ``shown``."""
+    (ids, backs), (seen_ids, seen_backs) = label, shown
+    phantom = len(set(seen_ids) - set(ids)) + max(0, seen_backs - backs)
+    if doubtful:
+        return -PHANTOM_NATS * phantom
+    missed = len(set(ids) - set(seen_ids)) + max(0, backs - seen_backs)
+    return -PHANTOM_NATS * phantom - MISSED_NATS * missed
+
+
+def _changing(explanations: Explanations | None) -> set[str]:
+    """The zones some explanation changes."""
+    if explanations is None:
+        return set()
+    base = explanations.base
+    return {
+        place
+        for option in explanations.options
+        for place, label in option.changes.items()
+        if base.get(place) != label
+    }
+
+
+def _classes(explanations, committed, shown) -> tuple[Label, ...]:
+    """Every label the explanations, the committed board and the frame name, sorted."""
+    labels = {EMPTY, *shown, *(committed or {}).values()}
+    if explanations is not None:
+        labels.update(explanations.base.values())
+        for option in explanations.options:
+            labels.update(option.changes.values())
+    return tuple(sorted(labels))
+
+
+def settled_position(position: Mapping[str, Label]) -> dict[str, Label]:
+    """A committed position as the table takes it: no :data:`OUTSIDE` entry when nothing lies
+    outside the zones (as :meth:`CardMatReading.position` gives it)."""
+    return {place: label for place, label in position.items() if place != OUTSIDE or label != EMPTY}
