@@ -62,8 +62,14 @@ CHANGE_LIMIT = 0.15
 CHANGE_REACH_MM = 50.0
 """Tags are looked for again this far round a change (a card's half-diagonal)."""
 LIGHT_ROUNDS = 4
-"""Fits of the light, each to the pixels the last one found print-like: the first with the
-fixed limits (a hand or a card is no noise), then with the noise those pixels show."""
+"""Fits of the light, each to the pixels the last one found print-like: the first keeps by the
+fixed limits (a hand or a card is no noise), the next two measure the noise of what they kept
+and keep by it, the last fits what they kept."""
+LIGHT_STEP = 2
+"""The light is fitted to every second pixel of every second row (it is smooth), then judged
+on every pixel."""
+NOISE_SAMPLE = 1500
+"""Pixels the noise is measured on (evenly spread over those that look like print)."""
 MAD_SIGMA = 1.4826
 """A normal spread's sigma per median absolute deviation."""
 
@@ -106,12 +112,20 @@ class Noise:
         return np.maximum(CHANGE_LIMIT, NOISE_SIGMAS * math.sqrt(2) * self.channel)
 
 
+def _sample(mask: np.ndarray) -> np.ndarray:
+    """Indices of at most about :data:`NOISE_SAMPLE` of ``mask``'s set pixels, evenly spread."""
+    where = np.flatnonzero(mask)
+    return where[:: max(1, len(where) // NOISE_SAMPLE)]
+
+
 def _spread(rows: np.ndarray) -> np.ndarray:
     """Per column, the robust sigma (median absolute deviation) of ``rows`` (N, k)."""
     if len(rows) < 10:
         return np.zeros(rows.shape[1], np.float32)
-    centre = np.median(rows, axis=0)
-    return MAD_SIGMA * np.median(np.abs(rows - centre), axis=0)
+    columns = np.ascontiguousarray(rows.T)
+    middle = len(rows) // 2
+    centre = np.partition(columns, middle, axis=1)[:, middle : middle + 1]
+    return MAD_SIGMA * np.partition(np.abs(columns - centre), middle, axis=1)[:, middle]
 
 
 class CoverModel:
@@ -126,6 +140,9 @@ class CoverModel:
         self.print_log = _print_log(mat)
         width, height = self.size
         self.basis = _light_basis(width, height, 0.0)
+        grid = np.zeros((height, width), bool)
+        grid[::LIGHT_STEP, ::LIGHT_STEP] = True
+        self.light_sample = np.flatnonzero(grid)
         self.zone_map = np.zeros((height, width), np.int32)  # 0: no zone, k: zones[k - 1]
         for index, zone in enumerate(mat.zones, start=1):
             (x0, y0), (x1, y1) = zone.corners()
@@ -161,23 +178,26 @@ class CoverModel:
         return np.log(small.astype(np.float32) + LOG_OFFSET) - self.print_log
 
     def light(self, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The smooth light over the mat (basis coefficients, 6 x 3) and which pixels it fits;
+        """The smooth light over the mat (basis coefficients, 6 x 3) and which pixels it fits
+        (fitted on a :data:`LIGHT_STEP` grid);
         measures the view's :attr:`noise` on the pixels the previous fit kept (the first fit
         keeps by the fixed limits alone, so a hand's or a card's colour is never taken for
         noise; each later one by the noise so measured, which grows to a noisy frame's own)."""
         flat = view.reshape(-1, 3)
-        keep = np.ones(len(flat), bool)
+        basis, sample = self.basis[self.light_sample], flat[self.light_sample]
+        keep = np.ones(len(sample), bool)
         noise = None
-        for _ in range(LIGHT_ROUNDS):
-            basis = self.basis[keep]
-            normal = basis.T @ basis + 1e-6 * np.eye(6, dtype=np.float32)
-            coefficients = np.linalg.solve(normal, basis.T @ flat[keep])
-            residual = flat - self.basis @ coefficients
-            if noise is not None or not keep.all():
-                noise = Noise.of(residual[keep])
+        for round_ in range(LIGHT_ROUNDS):
+            kept = basis[keep]
+            normal = kept.T @ kept + 1e-6 * np.eye(6, dtype=np.float32)
+            coefficients = np.linalg.solve(normal, kept.T @ sample[keep])
+            residual = sample - basis @ coefficients
+            if round_ in (1, 2):
+                noise = Noise.of(residual[_sample(keep)])
             keep = _mat_like(residual, noise)
             if keep.sum() < 100:
                 break
+        keep = _mat_like(flat - self.basis @ coefficients, noise)
         self.noise = noise
         return coefficients, keep
 
@@ -209,7 +229,7 @@ class CoverModel:
     def _fine_noise(self, coefficients: np.ndarray, keep: np.ndarray) -> Noise:
         """The fine view's noise, on one fine pixel of each coarse pixel that looks like print."""
         width = self.fine_size[0]
-        rows, columns = np.divmod(np.flatnonzero(keep & ~self.ignored.ravel()), self.size[0])
+        rows, columns = np.divmod(_sample(keep & ~self.ignored.ravel()), self.size[0])
         where = (2 * rows) * width + 2 * columns
         return Noise.of(self._fine_residual(coefficients, where))
 
