@@ -276,14 +276,9 @@ def _count(tally: Tally, mat: CardMatLayout, cards, reading) -> None:
 
 def conditions(cards_per_table: int, tables: int, seed0: int = 6_000_000) -> None:
     """Every hard condition of our renderer at both sizes (see the module docstring)."""
-    from card_conditions import (
-        CONDITIONS,
-        DevRenderer,
-        condition_scene,
-        score,
-        score_line,
-        truth_of,
-    )
+    from benchmarks.card_conditions import CONDITIONS, condition_scene
+    from benchmarks.card_dev import DevRenderer
+    from benchmarks.card_truth import score, score_line, truth_of
 
     mat = standard_mat(6)
     renderer = DevRenderer(cache_size=1)
@@ -301,8 +296,9 @@ def conditions(cards_per_table: int, tables: int, seed0: int = 6_000_000) -> Non
 def held_out(tables: int, seed0: int = HELD_OUT_SEEDS) -> None:
     """The held-out card frames (benchmarks/held_out/cards.py), per condition, both sizes,
     on seeds ``seed0`` and up (each measurement on seeds no earlier one used)."""
-    from card_conditions import ZoneTruth, score, score_line
     from held_out.cards import Condition, render_still
+
+    from benchmarks.card_truth import ZoneTruth, score, score_line
 
     mat = standard_mat(6)
     for size in ((1280, 720), (1920, 1080)):

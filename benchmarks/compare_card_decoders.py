@@ -30,8 +30,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from card_conditions import CONDITIONS, DevRenderer, condition_scene, score, score_line, truth_of
-
+from benchmarks.card_conditions import CONDITIONS, condition_scene
+from benchmarks.card_dev import DevRenderer
+from benchmarks.card_truth import score, score_line, truth_of
 from vision.cards.mat import standard_mat
 from vision.cards.reader import TAG_PX_PER_MM, CardReader, SeenTag, _one_per_place
 from vision.cards.sheet import TAG_MM

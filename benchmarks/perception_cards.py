@@ -40,7 +40,9 @@ from benchmarks.bench_perception import (
     SimClock,
     seconds_of,
 )
-from benchmarks.card_conditions import DevRenderer, ZoneTruth, condition_scene, truth_of
+from benchmarks.card_conditions import condition_scene
+from benchmarks.card_dev import DevRenderer
+from benchmarks.card_truth import ZoneTruth, truth_of
 from cogtable.commit_decision import StillBoardJudge
 from cogtable.sights.card_evidence import card_evidence, settled_position
 from vision.cards.mat import standard_mat
