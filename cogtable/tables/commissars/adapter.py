@@ -43,6 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cogtable.commit_decision import Explanations
 from cogtable.sensors import Sensors
 from cogtable.tables.base import (
     AMBER,
@@ -58,7 +59,7 @@ from cogtable.tables.base import (
     show_requests,
     show_winners,
 )
-from cogtable.tables.card_zones import REGION
+from cogtable.tables.card_zones import REGION, zones_of
 from cogtable.tables.commissars.cards import (
     CommissarsMat,
     Committed,
@@ -66,6 +67,12 @@ from cogtable.tables.commissars.cards import (
     Reported,
     TagBook,
     read_mat,
+)
+from cogtable.tables.commissars.explain import (
+    Label,
+    explanations,
+    position_of_mat,
+    position_of_zones,
 )
 from cogtable.tables.commissars.judge import differing_seats, judge_mat
 from cogtable.tables.commissars.terminal import render
@@ -100,6 +107,8 @@ class CommissarsAdapter(TableSetup, SeatSummaries, TableAdapter):
         self.mat = mat
         self.camera_note = "" if mat is not None else CAMERA_NOTE
         self.remembered = MatMemory()
+        self.judged: dict[str, Label] | None = None
+        """The zones of the last reading judged (the base of :meth:`explanations`)."""
 
     def draw(self, state: State) -> str:
         """The public position as the terminal draws it."""
@@ -182,6 +191,9 @@ class CommissarsAdapter(TableSetup, SeatSummaries, TableAdapter):
         seen = read_mat(observation, self.mat, state)
         if seen is None:
             return Verdict("nothing", reason="waiting for the camera to see the card mat")
+        zones = zones_of(observation)
+        if zones is not None:
+            self.judged = position_of_zones(self.mat, zones)
         book = self._book(state)
         verdict = judge_mat(state, seen, book)
         if book.reported is not None:
@@ -198,6 +210,21 @@ class CommissarsAdapter(TableSetup, SeatSummaries, TableAdapter):
         """Judge from now on as a table that remembers ``memory``."""
         assert isinstance(memory, MatMemory)
         self.remembered = memory
+        self.judged = None
+
+    def explanations(self, state: State, before: State | None) -> Explanations | None:
+        """What the mat may show next (:mod:`cogtable.tables.commissars.explain`), from the
+        last reading judged (or remembered); None before the mat was ever read."""
+        if self.mat is None or not isinstance(state, CommissarsState):
+            return None
+        position = self.judged
+        committed = self.remembered.committed
+        if position is None and committed is not None:
+            position = position_of_mat(self.mat, committed.seen)
+        if position is None:
+            return None
+        earlier = before if isinstance(before, CommissarsState) else None
+        return explanations(state, earlier, self.mat, position)
 
     def _book(self, state: CommissarsState) -> TagBook:
         """The tag book of the last committed reading (with a card reported as laid, once taken)."""
