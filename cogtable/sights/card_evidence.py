@@ -5,11 +5,14 @@ see it, the label :meth:`vision.cards.reader.ZoneReading.label` gives: (the
 face-up tag ids, sorted; the count of backs). A pile reads as its top card,
 so a label is what shows, never the cards under it (those are the game's).
 
-The classes of a frame are every label the game's explanations name, the
-board as last committed, and what the frame itself shows (so a board no
-explanation foresaw can still be committed as seen, once it is clear):
-a fixed list for as long as those stay the same, as the still window's sum
-needs (the sight keeps what earlier frames showed since the last commit).
+The classes of a frame are every label the game's explanations name (a free
+zone's allowed labels too), the board as last committed, and what the frame
+itself shows (so a board no explanation foresaw can still be committed as seen,
+once it is clear): a fixed list for as long as those stay the same, as the
+still window's sum needs (the sight keeps what earlier frames showed since the
+last commit). The likelihoods of all zones and classes are one integer matrix
+product (tags shown x tags each class holds), so a Cookie mat's hundreds of
+allowed labels cost little.
 Per zone and class, one frame's log likelihood is:
 
 - a zone read clear: :data:`MISSED_NATS` against the class for each card it
@@ -19,8 +22,9 @@ Per zone and class, one frame's log likelihood is:
 - a doubtful zone (something there no read card explains: a card whose tag is
   hidden, a hand): only the cards shown weigh; more cards may be hidden. If
   the zone shows what it held when last committed and no explanation changes
-  it, that is all (a peeping card or a shadow does not stall the table over a
-  zone nothing happens in); otherwise the zone counts as covered (likelier
+  it (nor is it free to change on its own: :attr:`Explanations.free`), that is
+  all (a peeping card or a shadow does not stall the table over a zone nothing
+  happens in); otherwise the zone counts as covered (likelier
   none of its classes), and the frame restarts the still window as a hand over
   the board does: nothing is committed with something unexplained over a zone
   it changes.
@@ -28,7 +32,9 @@ Per zone and class, one frame's log likelihood is:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,39 +70,71 @@ def card_evidence(
     before.update(committed or {})
     changing = _changing(explanations)
     classes = _classes(explanations, committed, (*seen.values(), *also))
-    likelihood = np.empty((len(places), len(classes)))
-    unseen = np.full(len(places), -np.inf)
+    unsure = np.array([place in doubtful for place in places])
+    likelihood = _log_likelihood(_Classes.of(classes), [seen[place] for place in places], unsure)
+    unseen = likelihood.min(axis=1) - 5.0
     for row, place in enumerate(places):
-        shown, unsure = seen[place], place in doubtful
-        likelihood[row] = [_log_likelihood(label, shown, unsure) for label in classes]
-        if unsure and (place in changing or before.get(place, EMPTY) != shown):
+        if unsure[row] and (place in changing or before.get(place, EMPTY) != seen[place]):
             unseen[row] = likelihood[row].max() + HIDDEN_MARGIN + 1.0
-        else:
-            unseen[row] = likelihood[row].min() - 5.0
     return PlaceEvidence(places, classes, likelihood, unseen)
 
 
-def _log_likelihood(label: Label, shown: Label, doubtful: bool) -> float:
-    """One zone's log likelihood of holding ``label`` when the frame shows ``shown``."""
-    (ids, backs), (seen_ids, seen_backs) = label, shown
-    phantom = len(set(seen_ids) - set(ids)) + max(0, seen_backs - backs)
-    if doubtful:
-        return -PHANTOM_NATS * phantom
-    missed = len(set(ids) - set(seen_ids)) + max(0, backs - seen_backs)
+@dataclass(frozen=True)
+class _Classes:
+    """Classes as arrays: which tag each holds (classes x tags), their backs, their sizes."""
+
+    tags: dict[int, int]
+    holds: np.ndarray
+    backs: np.ndarray
+    sizes: np.ndarray
+
+    @staticmethod
+    @functools.lru_cache(maxsize=8)
+    def of(classes: tuple[Label, ...]) -> _Classes:
+        """The arrays of ``classes`` (the same list for as long as a still window lasts)."""
+        tags = {
+            tag: column for column, tag in enumerate(sorted({t for ids, _ in classes for t in ids}))
+        }
+        holds = np.zeros((len(classes), len(tags)), np.int32)
+        for row, (ids, _backs) in enumerate(classes):
+            holds[row, [tags[tag] for tag in ids]] = 1
+        backs = np.array([count for _ids, count in classes], np.int32)
+        return _Classes(tags, holds, backs, holds.sum(axis=1))
+
+
+def _log_likelihood(classes: _Classes, shown: list[Label], doubtful: np.ndarray) -> np.ndarray:
+    """(places, classes): each zone's log likelihood of holding each class when the frame shows
+    ``shown`` there (a doubtful zone: only the cards shown weigh)."""
+    ids = np.zeros((len(shown), len(classes.tags)), np.int32)
+    strays = np.zeros(len(shown), np.int32)
+    for row, (seen_ids, _backs) in enumerate(shown):
+        for tag in seen_ids:
+            if tag in classes.tags:
+                ids[row, classes.tags[tag]] = 1
+            else:
+                strays[row] += 1
+    overlap = ids @ classes.holds.T
+    seen_backs = np.array([count for _ids, count in shown], np.int32)[:, None]
+    phantom = ids.sum(axis=1)[:, None] - overlap + strays[:, None]
+    phantom += np.maximum(0, seen_backs - classes.backs[None, :])
+    missed = classes.sizes[None, :] - overlap + np.maximum(0, classes.backs[None, :] - seen_backs)
+    missed[doubtful] = 0
     return -PHANTOM_NATS * phantom - MISSED_NATS * missed
 
 
 def _changing(explanations: Explanations | None) -> set[str]:
-    """The zones some explanation changes."""
+    """The zones some explanation changes, and the free zones that may change on their own."""
     if explanations is None:
         return set()
     base = explanations.base
-    return {
+    changed = {
         place
         for option in explanations.options
         for place, label in option.changes.items()
         if base.get(place) != label
     }
+    free = {place for place, labels in explanations.free.items() if set(labels) - {base.get(place)}}
+    return changed | free
 
 
 def _classes(explanations, committed, shown) -> tuple[Label, ...]:
@@ -106,6 +144,8 @@ def _classes(explanations, committed, shown) -> tuple[Label, ...]:
         labels.update(explanations.base.values())
         for option in explanations.options:
             labels.update(option.changes.values())
+        for allowed in explanations.free.values():
+            labels.update(allowed)
     return tuple(sorted(labels))
 
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cogtable.commit_decision import Explanations
 from cogtable.sensors import Sensors
 from cogtable.tables.base import (
     AMBER,
@@ -69,8 +70,9 @@ from cogtable.tables.base import (
     show_requests,
     show_winners,
 )
-from cogtable.tables.card_zones import REGION
+from cogtable.tables.card_zones import REGION, zones_of
 from cogtable.tables.cookie.cards import CookieCards, read_cards
+from cogtable.tables.cookie.explain import Label, explanations, position_of_zones
 from cogtable.tables.cookie.judge import judge_cards, simultaneous
 from cogtable.tables.cookie.layout import differences, differing_seats, fresh_round
 from cogtable.tables.cookie.terminal import render
@@ -118,6 +120,8 @@ class CookieAdapter(LooksAgainAfterChoice, Variants, TableSetup, TableAdapter):
         Not journaled: the card itself is on the table (its back, once seen, says it again).
         """
         self.camera_note = "" if mat is not None else CAMERA_NOTE
+        self.judged: dict[str, Label] | None = None
+        """The zones of the last reading judged (the base of :meth:`explanations`)."""
 
     def draw(self, state: State) -> str:
         """The public position as the terminal draws it."""
@@ -198,6 +202,14 @@ class CookieAdapter(LooksAgainAfterChoice, Variants, TableSetup, TableAdapter):
         """Judge from now on as a table whose seats pressed ``memory``'s confirms."""
         assert isinstance(memory, frozenset)
         self.marks = set(memory)
+        self.judged = None
+
+    def explanations(self, state: State, before: State | None) -> Explanations | None:
+        """What the mat may show next (:mod:`cogtable.tables.cookie.explain`), from the last
+        reading judged; None before the mat was read."""
+        if self.mat is None or self.judged is None or not isinstance(state, CookieState):
+            return None
+        return explanations(state, self.mat, self.judged)
 
     def _marked(self, state: CookieState) -> frozenset[int]:
         """The seats marked placed by their confirm in this very position."""
@@ -215,6 +227,9 @@ class CookieAdapter(LooksAgainAfterChoice, Variants, TableSetup, TableAdapter):
         seen = read_cards(observation, self.mat, state.num_players)
         if seen is None:
             return Verdict("nothing", reason="waiting for the camera to see the card mat")
+        zones = zones_of(observation)
+        if zones is not None:
+            self.judged = position_of_zones(self.mat, zones)
         verdict = judge_cards(state, seen, camera_requests, self._marked(state))
         if verdict.kind == "out-of-sync" and _shows_before(state, seen, before):
             return Verdict("take-back", reason="the last card was taken back")

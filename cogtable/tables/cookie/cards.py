@@ -24,7 +24,7 @@ Which zone is whose: the mat's :class:`vision.cards.mat.CardZone` says it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
@@ -114,6 +114,23 @@ def card_of(tag_id: int) -> Card | None:
     if tag.deck in colour_sets():
         return set_card(tag.name, colour_sets().index(tag.deck))
     return Card(tag.name, None, "reference")
+
+
+def set_tags(seat: int) -> tuple[int, ...]:
+    """The tag ids of seat ``seat``'s colour set (seat from 0)."""
+    deck = colour_sets()[seat]
+    return tuple(tag.tag_id for tag in _tags().values() if tag.deck == deck)
+
+
+def role_tags() -> tuple[int, ...]:
+    """The tag ids of every Role card."""
+    return tuple(tag for tag in _tags() if _tags()[tag].name.startswith(ROLE_PREFIX))
+
+
+def tags_of(cards: Iterable[Card]) -> set[int]:
+    """The tag ids carrying any of ``cards``."""
+    wanted = set(cards)
+    return {tag for tag in _tags() if card_of(tag) in wanted}
 
 
 def tag_of(card: Card) -> int:

@@ -10,24 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from cogtable.commit_decision import (
-    Decision,
-    ExplanationKind,
-    Explanations,
-    StillEvidence,
-    decide,
-)
-from cogtable.sights.card_evidence import card_evidence
+from cogtable.commit_decision import Decision, ExplanationKind, Explanations
 from cogtable.tables.commissars.cards import card_of, tags_for
 from games.commissars.actions import Play
 from games.commissars.state import CommissarsState
 from games.core import State
+from tests.tables.card_frames import decided, mat_reading
 from tests.tables.commissars.commissars_helpers import MAT, CommissarsTable, table_at
-from vision.cards.reader import OUTSIDE, CardMatReading, ZoneReading
-
-Position = dict[str, tuple[tuple[int, ...], int]]
+from vision.cards.reader import OUTSIDE, CardMatReading
 
 
 def propaganda_phase(state: State) -> bool:
@@ -41,36 +31,15 @@ def propaganda_phase(state: State) -> bool:
     )
 
 
-def _reading(position: Position, doubtful: tuple[str, ...] = ()) -> CardMatReading:
-    """A frame's reading of the mat showing ``position`` (zones in ``doubtful`` unsure)."""
-    zones = {
-        zone.name: ZoneReading(*position.get(zone.name, ((), 0)), doubtful=zone.name in doubtful)
-        for zone in MAT.zones
-    }
-    corners = np.array(
-        [(0, 0), (MAT.width_mm, 0), (MAT.width_mm, MAT.height_mm), (0, MAT.height_mm)]
-    )
-    return CardMatReading(
-        zones,
-        homography=np.eye(3),
-        features=np.zeros((len(zones), 3)),
-        corners_mm=corners.astype(float),
-    )
+def _reading(position, doubtful: tuple[str, ...] = ()) -> CardMatReading:
+    return mat_reading(MAT, position, doubtful)
 
 
 def _decided(at: CommissarsTable, frames: list[CardMatReading]) -> Decision:
-    """The decision on ``frames`` against the table's published explanations, the mat last
-    committed being the one the table judged (their base)."""
-    explained = at.table.explanations
-    assert isinstance(explained, Explanations)
-    committed = dict(explained.base)
-    assert committed[OUTSIDE] == ((), 0)
-    still = StillEvidence()
-    for frame in frames:
-        evidence = card_evidence(frame, explained, committed)
-        assert evidence is not None
-        still.add(evidence)
-    return decide(still, explained, committed)
+    """The decision on ``frames`` against the table's published explanations."""
+    assert at.table.explanations is not None
+    assert at.table.explanations.base[OUTSIDE] == ((), 0)
+    return decided(at.table.explanations, frames)
 
 
 def _stack_tags(explained: Explanations, kind: ExplanationKind) -> set[int]:
