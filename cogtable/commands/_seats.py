@@ -140,6 +140,15 @@ class SeatRule:
     defaults: SeatDefaults
 
 
+PLAY_DEFAULTS = SeatDefaults(first=HUMAN, others=STRONG)
+"""Who sits where ``cogtable play`` names nobody: a human in seat 1, strong players elsewhere."""
+
+
+def play_seats(game: str, players: Mapping[str, Any]) -> SeatRule:
+    """The seats of ``cogtable play GAME``: a human or one of the game's built-in ``players``."""
+    return SeatRule(SeatKinds.of_game(game, players, humans=True), PLAY_DEFAULTS)
+
+
 def add_seat_arguments(
     parser: argparse.ArgumentParser, rule: SeatRule, colours: Sequence[str] = ()
 ) -> None:

@@ -18,13 +18,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cogtable.commands._seats import (
-    HUMAN,
-    STRONG,
-    SeatDefaults,
-    SeatKinds,
-    SeatRule,
     add_players_argument,
     add_seat_arguments,
+    play_seats,
     seat_kinds,
 )
 from cogtable.files import check_output, write_file
@@ -50,9 +46,7 @@ from games.cog.supply import COLOURS
 from games.core import CHANCE, Action, State
 
 HELP = "C.O.G.: collect letters with your cogs and spell goal words on your grid."
-SEATS = SeatRule(
-    SeatKinds.of_game("cog", PLAYERS, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
-)
+SEATS = play_seats("cog", PLAYERS)
 """Who may sit, and who sits where the command line names nobody."""
 MAX_PLIES = 20_000
 CHOICE_HELP = f"""\

@@ -19,13 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cogtable.commands._seats import (
-    HUMAN,
-    STRONG,
-    SeatDefaults,
-    SeatKinds,
-    SeatRule,
     add_players_argument,
     add_seat_arguments,
+    play_seats,
     seat_kinds,
 )
 from cogtable.errors import UserError
@@ -38,9 +34,7 @@ from games.commissars.state import CommissarsState
 from games.core import CHANCE, Action
 
 HELP = "Cogs and Commissars for 2-6 players: humans (pass-and-play) and built-in players."
-SEATS = SeatRule(
-    SeatKinds.of_game("commissars", PLAYERS, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
-)
+SEATS = play_seats("commissars", PLAYERS)
 """Who may sit, and who sits where the command line names nobody."""
 CLEAR = "\033[2J\033[H"
 

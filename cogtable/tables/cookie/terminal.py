@@ -20,12 +20,9 @@ from typing import Any, TextIO
 
 from cogtable.commands._seats import (
     HUMAN,
-    STRONG,
-    SeatDefaults,
-    SeatKinds,
-    SeatRule,
     add_players_argument,
     add_seat_arguments,
+    play_seats,
     seat_kinds,
 )
 from cogtable.errors import UserError
@@ -39,9 +36,7 @@ from games.core import CHANCE, Action, State
 
 HELP = "The Cookie 2.0: Every Man for Himself (4-6 players) or The Big Hunt (2-4 players)."
 
-SEATS = SeatRule(
-    SeatKinds.of_game("cookie", PLAYERS, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
-)
+SEATS = play_seats("cookie", PLAYERS)
 """Who may sit, and who sits where the command line names nobody."""
 CLEAR = "\033[2J\033[H" + "\n" * 40
 

@@ -18,13 +18,9 @@ from pathlib import Path
 from typing import TextIO
 
 from cogtable.commands._seats import (
-    HUMAN,
-    STRONG,
-    SeatDefaults,
-    SeatKinds,
-    SeatRule,
     add_players_argument,
     add_seat_arguments,
+    play_seats,
     seat_kinds,
 )
 from cogtable.files import check_output, write_file
@@ -35,9 +31,7 @@ from games.kogworks.players import PLAYERS as BUILT_IN
 from games.kogworks.state import KogworksState
 
 HELP = "Kogworks: link your base wheel to the gold top wheel (Red vs Blue)."
-SEATS = SeatRule(
-    SeatKinds.of_game("kogworks", BUILT_IN, humans=True), SeatDefaults(first=HUMAN, others=STRONG)
-)
+SEATS = play_seats("kogworks", BUILT_IN)
 """Who may sit, and who sits where the command line names nobody."""
 
 PROMPT_HELP = f"""\
