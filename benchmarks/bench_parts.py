@@ -283,7 +283,8 @@ def _judged_settle(scene: TableScene, reader: PartsReader, frames, counts: Count
     """The tile places of each part through a settling filter with the commit decision
     (:class:`cogtable.commit_decision.StillBoardJudge`, no game explanations: each place
     needs its own certainty): committed right or wrong, and how soon after stillness."""
-    from cogtable.commit_decision import PlaceEvidence, StillBoardJudge
+    from cogtable.commit_decision import StillBoardJudge
+    from cogtable.place_evidence import PlaceEvidence
     from vision.parts.reader import TILE_EVIDENCE_CLASSES
 
     def evidence(part):

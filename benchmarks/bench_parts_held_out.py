@@ -58,9 +58,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2
 
 from benchmarks.held_out import parts as held_out
-from cogtable.commit_decision import PlaceEvidence, StillBoardJudge
+from cogtable.commit_decision import StillBoardJudge
 from cogtable.errors import UserError
 from cogtable.letter_teach import TEACH_LAYOUT, TEACH_PART, teach, unused_line
+from cogtable.place_evidence import PlaceEvidence
 from cogtable.tables.cog.parts import part_layouts
 from games.cog.edition import load_edition
 from vision.layout import LETTERS, STAR, WILD

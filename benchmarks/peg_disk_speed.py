@@ -77,7 +77,8 @@ def decision_ms() -> float:
     """Median CPU ms per still frame the commit decision adds (add the frame, decide)."""
     import random
 
-    from cogtable.commit_decision import StillBoardJudge, evidence_of_reading
+    from cogtable.commit_decision import StillBoardJudge
+    from cogtable.place_evidence import evidence_of_reading
     from cogtable.tables.kogworks.explain import explanations, position_of
     from games.core import load_game
     from vision.peg_disk.reader import BoardReader

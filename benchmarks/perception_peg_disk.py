@@ -49,7 +49,8 @@ from benchmarks.bench_perception import (
     first_commit,
     seconds_of,
 )
-from cogtable.commit_decision import ExplanationKind, StillBoardJudge, evidence_of_reading
+from cogtable.commit_decision import ExplanationKind, StillBoardJudge
+from cogtable.place_evidence import evidence_of_reading
 from cogtable.tables.kogworks.explain import explanations
 from games.core import load_game
 from vision.peg_disk.calibration import CalibrationError

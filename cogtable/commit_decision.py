@@ -1,11 +1,9 @@
 """Which position a still board shows: the explanation its still frames' evidence singles out.
 
 A reader never turns one frame into a move (docs/ARCHITECTURE.md, "Reading the physical
-board"). Every frame gives per-place evidence (:class:`PlaceEvidence`: the log
-likelihood of each class at each place, and of "none of them": covered,
-unreadable). While the board is still and clear the frames are summed
-(:class:`StillEvidence`), so sensor noise averages out. The game is the prior:
-its adapter lists the few positions that can follow the committed one
+board"). Every frame gives per-place evidence, summed while the board is still and clear
+(:mod:`cogtable.place_evidence`: :class:`PlaceEvidence`, :class:`StillEvidence`).
+The game is the prior: its adapter lists the few positions that can follow the committed one
 (:class:`Explanations`: the committed position, its legal successors, a
 take-back, physical mistakes and illegal moves), and :func:`decide` commits the
 one the summed evidence clearly singles out:
@@ -23,10 +21,9 @@ one the summed evidence clearly singles out:
   :attr:`ExplanationKind.OTHER`, so the table can say it is out of sync, but
   only when each such place's class is itself clear of every other.
 
-Each frame can argue against a class at a place only so much: a class's
-likelihood is mixed with the place's "none of them" likelihood
-(:data:`OUTLIER_SHARE`), so one glint or a passing shadow cannot outweigh the
-other frames, and a place covered in a frame weighs for no explanation then.
+Each frame can argue against a class at a place only so much (the evidence is mixed with
+"none of them", :data:`cogtable.place_evidence.OUTLIER_SHARE`), and a place covered in a
+frame weighs for no explanation then.
 
 Some places change on their own, in ways too many to list as whole positions (C.O.G.'s
 tiles: any reserve tile may go to any grid cell, a reserve is laid in any order): the
@@ -42,6 +39,8 @@ explanations use the same names. :class:`StillBoardJudge` keeps the evidence
 of one still window for a settling filter (:mod:`vision.peg_disk.settle`).
 
 >>> import numpy as np
+
+from cogtable.place_evidence import Label, Place, PlaceEvidence, StillEvidence
 >>> frame = PlaceEvidence(("a", "b"), ("empty", "cog"), np.array([[0.0, -9.0], [-1.0, -0.6]]))
 >>> still = StillEvidence()
 >>> for _ in range(3):
@@ -55,27 +54,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 import numpy as np
 
-Place = Hashable
-Label = Hashable
+from cogtable.place_evidence import Label, Place, PlaceEvidence, StillEvidence
 
-OUTLIER_SHARE = 1e-3
-"""Prior share of frames in which a place shows none of its classes (a glint, a passing
-shadow): a class's per-frame likelihood is mixed with "none of them" at this share."""
 PLACE_MEAN = 4.0
 """Nats per frame, on average, by which a place must favour its class to count as clear when
 no explanation foresaw it: a board committed as seen (out of sync) needs every changed place
 to look like its class in every frame, not only in their sum (a place misread the same way in
 every frame would otherwise add up to certainty)."""
-HIDDEN_MARGIN = 2.0
-"""Nats by which "none of the classes" must beat every class for a place to count as having
-something over it in a frame (a shadow or a glint only leaves a peg doubtful)."""
 FREE_MEAN = 1.0
 """Nats per frame, on average, by which a free place's class must lead the other classes the
 game allows there (besides ``bound`` in sum): a letter misread alike in every frame of a long
@@ -134,76 +125,6 @@ class Explanations:
     base: Mapping[Place, Label]
     options: Sequence[Explanation]
     free: Mapping[Place, tuple[Label, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class PlaceEvidence:
-    """One frame's evidence: per place and class, the log likelihood of what was seen.
-
-    ``log_likelihood`` is (places, classes); ``unseen`` (places,) is the log
-    likelihood of what was seen if the place showed none of the classes
-    (covered, a glint, unreadable; None: as unlikely as the least likely class
-    less 5 nats). Only differences between classes at a place matter.
-    """
-
-    places: tuple[Place, ...]
-    classes: tuple[Label, ...]
-    log_likelihood: np.ndarray
-    unseen: np.ndarray | None = None
-
-    def robust(self) -> np.ndarray:
-        """Per place and class, the log likelihood mixed with "none of them" (see module),
-        shifted so each place's best class is 0: (places, classes), every value <= 0."""
-        values = np.asarray(self.log_likelihood, dtype=np.float64)
-        unseen = values.min(axis=1) - 5.0 if self.unseen is None else np.asarray(self.unseen)
-        floor = unseen[:, None] + math.log(OUTLIER_SHARE)
-        mixed = np.logaddexp(values + math.log1p(-OUTLIER_SHARE), floor)
-        return mixed - mixed.max(axis=1, keepdims=True)
-
-    def unseen_places(self) -> tuple[Place, ...]:
-        """The places likelier (by :data:`HIDDEN_MARGIN`) to show none of the classes than any
-        of them: something over them."""
-        if self.unseen is None:
-            return ()
-        best = np.asarray(self.log_likelihood).max(axis=1)
-        hidden = np.asarray(self.unseen) > best + HIDDEN_MARGIN
-        return tuple(place for place, flag in zip(self.places, hidden, strict=True) if flag)
-
-
-@dataclass
-class StillEvidence:
-    """The evidence of one still window: per-frame robust log likelihoods, summed."""
-
-    total: np.ndarray | None = None
-    frames: int = 0
-    places: tuple[Place, ...] = ()
-    classes: tuple[Label, ...] = ()
-    last: PlaceEvidence | None = None
-
-    def add(self, evidence: PlaceEvidence) -> None:
-        """Add one still frame (a frame of other places or classes starts the sum afresh)."""
-        robust = evidence.robust()
-        if self.total is None or (evidence.places, evidence.classes) != (
-            self.places,
-            self.classes,
-        ):
-            self.places, self.classes = evidence.places, evidence.classes
-            self.total, self.frames = robust, 1
-        else:
-            self.total = self.total + robust
-            self.frames += 1
-        self.last = evidence
-
-    def clear(self) -> None:
-        """Forget every frame (the board moved, was covered, the camera was bumped)."""
-        self.total, self.frames, self.last = None, 0, None
-
-    def reading(self) -> dict[Place, Label]:
-        """Every place's most likely class over the window."""
-        if self.total is None:
-            return {}
-        best = self.total.argmax(axis=1)
-        return {place: self.classes[i] for place, i in zip(self.places, best, strict=True)}
 
 
 class DecisionKind(Enum):
@@ -536,17 +457,6 @@ def _as_seen(
 
 def _frozen(position: Mapping[Place, Label] | None) -> frozenset | None:
     return None if position is None else frozenset(position.items())
-
-
-def evidence_of_reading(reading: Any) -> PlaceEvidence | None:
-    """A reading's evidence, when it carries one: ``places``, ``classes``, ``log_likelihood``
-    (places x classes) and ``unseen`` attributes, as :class:`vision.peg_disk.reader.Reading`
-    has; None otherwise (a reading without evidence is never committed by a judge)."""
-    likelihood = getattr(reading, "log_likelihood", None)
-    if likelihood is None:
-        return None
-    places, classes = tuple(reading.places), tuple(reading.classes)
-    return PlaceEvidence(places, classes, likelihood, getattr(reading, "unseen", None))
 
 
 _MISSING = object()

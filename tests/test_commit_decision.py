@@ -10,11 +10,10 @@ from cogtable.commit_decision import (
     Explanation,
     ExplanationKind,
     Explanations,
-    PlaceEvidence,
     StillBoardJudge,
-    StillEvidence,
     decide,
 )
+from cogtable.place_evidence import PlaceEvidence, StillEvidence
 
 PLACES = ("a", "b", "c", "d")
 CLASSES = ("empty", "red", "blue")

@@ -38,7 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cogtable.commit_decision import HIDDEN_MARGIN, Explanations, PlaceEvidence
+from cogtable.commit_decision import Explanations
+from cogtable.place_evidence import HIDDEN_MARGIN, PlaceEvidence
 from vision.cards.reader import OUTSIDE, CardMatReading
 
 Label = tuple[tuple[int, ...], int]

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from cogtable.camera_picture import CameraPicture
-from cogtable.commit_decision import Explanations, PlaceEvidence, StillBoardJudge
+from cogtable.commit_decision import Explanations, StillBoardJudge
 from cogtable.inputs import BoardSettled, BoardUnsettled
+from cogtable.place_evidence import PlaceEvidence
 from cogtable.sights.camera import CameraPart, Offer
 from cogtable.sights.card_evidence import card_evidence, settled_position
 from cogtable.tables.base import CameraRegion

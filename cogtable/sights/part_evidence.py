@@ -20,7 +20,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cogtable.commit_decision import PlaceEvidence
+from cogtable.place_evidence import PlaceEvidence
 from vision.layout import DIE_LABELS, EMPTY, LETTERS, PartLayout, pawn_label
 from vision.parts.reader import REFERENCE, TILE_EVIDENCE_CLASSES, PartReading
 

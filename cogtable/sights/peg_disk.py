@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from cogtable.camera_picture import CameraPicture
-from cogtable.commit_decision import Explanations, StillBoardJudge, evidence_of_reading
+from cogtable.commit_decision import Explanations, StillBoardJudge
 from cogtable.inputs import BoardSettled, BoardUnsettled
+from cogtable.place_evidence import evidence_of_reading
 from cogtable.sights.camera import CameraPart, Offer
 from cogtable.tables.base import CameraRegion
 from vision.peg_disk.overlay import draw_reading

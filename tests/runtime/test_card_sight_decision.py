@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cogtable.commit_decision import (
-    Explanation,
-    ExplanationKind,
-    Explanations,
-    StillEvidence,
-    decide,
-)
+from cogtable.commit_decision import Explanation, ExplanationKind, Explanations, decide
 from cogtable.inputs import BoardSettled, BoardUnsettled
+from cogtable.place_evidence import StillEvidence
 from cogtable.sights.camera import CameraPart
 from cogtable.sights.card_evidence import card_evidence
 from cogtable.sights.cards import CardsSight

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from cogtable.commit_decision import Decision, Explanations, StillEvidence, decide
+from cogtable.commit_decision import Decision, Explanations, decide
+from cogtable.place_evidence import StillEvidence
 from cogtable.sights.card_evidence import card_evidence
 from vision.cards.mat import CardMatLayout
 from vision.cards.reader import CardMatReading, ZoneReading

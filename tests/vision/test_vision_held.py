@@ -7,10 +7,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from cogtable.commit_decision import evidence_of_reading
+from cogtable.place_evidence import evidence_of_reading
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
 from vision.peg_disk.geometry import LABELS, PEG_INDEX, PEGS
-from vision.peg_disk.reader import MIN_CONFIDENCE, BoardReader
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.reading import MIN_CONFIDENCE
 from vision.peg_disk.renderer import HeldCog, Scene, random_scene
 from vision.peg_disk.settle import BoardState, SettlingFilter
 
@@ -76,7 +77,7 @@ def test_a_held_cog_is_evidence_of_something_over_its_peg() -> None:
     """Its hub is off the peg, so the peg's centre is out of sight: "something over it that
     looks like a cog" explains the frame better than a seated cog, by more than the margin
     that makes the commit decision restart its window (as for a hand). At 1280x720, where a
-    hub is resolved (:data:`vision.peg_disk.reader.MIN_CENTRE_PIXELS`)."""
+    hub is resolved (:data:`vision.peg_disk.centre.MIN_CENTRE_PIXELS`)."""
     reader = BoardReader()
     hidden = []
     for i in range(8):

@@ -14,15 +14,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from cogtable.commit_decision import (
-    Decision,
-    DecisionKind,
-    ExplanationKind,
-    Explanations,
-    PlaceEvidence,
-    StillEvidence,
-    decide,
-)
+from cogtable.commit_decision import Decision, DecisionKind, ExplanationKind, Explanations, decide
+from cogtable.place_evidence import PlaceEvidence, StillEvidence
 from cogtable.sights.part_evidence import PART_CLASSES
 from cogtable.sights.parts import part_explanations
 from cogtable.tables.cog.adapter import CogAdapter

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from cogtable.commit_decision import ExplanationKind, StillBoardJudge, evidence_of_reading
+from cogtable.commit_decision import ExplanationKind, StillBoardJudge
+from cogtable.place_evidence import evidence_of_reading
 from cogtable.tables.kogworks.explain import explanations, position_of
 from games.core import load_game
 from vision.peg_disk.learning import learn
