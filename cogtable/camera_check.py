@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.frame import OK
 from vision.markers import project
 from vision.peg_disk.geometry import BoardGeometry
-from vision.peg_disk.reader import OK, BoardReader, Reading
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.reading import Reading
 from vision.sharpness import BLUR_LIMIT
 
 ASSUMED_FOV_DEG = 70.0

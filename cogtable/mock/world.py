@@ -26,8 +26,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from vision.frame import OK
 from vision.peg_disk.geometry import PEGS, BoardGeometry, Position, start_position
-from vision.peg_disk.reader import OK, Reading
+from vision.peg_disk.reading import Reading
 from vision.peg_disk.renderer import Hand, Renderer, random_scene
 
 Peg = tuple[int, int]

@@ -13,9 +13,11 @@ import cv2
 import numpy as np
 
 from vision.markers import project
+from vision.peg_disk.centre import centre_in_sight
+from vision.peg_disk.colour import VEILS, veiled
 from vision.peg_disk.geometry import PEGS, BoardGeometry
 from vision.peg_disk.learning import learn
-from vision.peg_disk.reader import VEILS, BoardReader, centre_in_sight, veiled
+from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import Glare, Renderer
 from vision.peg_disk.scene_conditions import CONDITIONS, calibration_scene
 

@@ -7,8 +7,10 @@ from dataclasses import replace
 import numpy as np
 
 from tests.vision.vision_scenes import HELD_OUT, RENDERER, random_position
+from vision.frame import NO_BOARD, NO_CAMERA
 from vision.peg_disk.geometry import PEGS, BoardGeometry
-from vision.peg_disk.reader import NO_BOARD, NO_CAMERA, BoardReader, Reading
+from vision.peg_disk.reader import BoardReader
+from vision.peg_disk.reading import Reading
 from vision.peg_disk.renderer import HeldCog, LampShadow, random_hand, random_scene
 from vision.peg_disk.settle import BoardState, SettlingFilter
 

@@ -66,7 +66,7 @@ def relative_to(values: np.ndarray, paper_log: np.ndarray) -> np.ndarray:
 def squared_distances(values: np.ndarray, prototypes: np.ndarray, weight: float) -> np.ndarray:
     """(N, K) squared distances of relative colours (N, 3) to prototypes (K, 3).
 
-    The distance of :func:`vision.peg_disk.reader.colour_distance`: hue counts fully,
+    The distance of :func:`vision.peg_disk.colour.colour_distance`: hue counts fully,
     overall brightness by ``weight`` (shadows change it, paint does not).
     """
     return np.maximum(_unclipped_distances(values, prototypes, weight), 0.0)

@@ -23,7 +23,7 @@ from sample points projected into the frame and read in one bilinear pass:
 
 A place that matches nothing well is read with low confidence; several such
 places, or bare print that is not paper, mean something lies over the part.
-:class:`PartReading` has the attributes of :class:`vision.peg_disk.reader.Reading`, so
+:class:`PartReading` has the attributes of :class:`vision.peg_disk.reading.Reading`, so
 one :class:`~vision.peg_disk.settle.SettlingFilter` per part settles it.
 """
 
@@ -61,7 +61,8 @@ from vision.parts.colours import (
 from vision.parts.dice import DieLook, DieReader
 from vision.parts.letter_crops import cut_crop
 from vision.parts.tiles import REFERENCE_LOOK, TileLook
-from vision.peg_disk.reader import LUMINANCE_WEIGHT, RIM_TOLERANCE, SHADED_LUMINANCE_WEIGHT
+from vision.peg_disk.colour import LUMINANCE_WEIGHT, SHADED_LUMINANCE_WEIGHT
+from vision.peg_disk.rim import RIM_TOLERANCE
 from vision.surface import fit_lighting, only_shade, rings
 
 BGR = tuple[int, int, int]
@@ -176,7 +177,7 @@ REFERENCE = PartsLook()
 
 @dataclass(frozen=True)
 class PartReading:
-    """What one frame shows of one part: the attributes of :class:`vision.peg_disk.reader.Reading`.
+    """What one frame shows of one part: the attributes of :class:`vision.peg_disk.reading.Reading`.
 
     ``labels`` and ``confidence`` follow ``places`` (the part's read places in
     layout order); a label is ``""`` for an empty place. ``features`` are the

@@ -29,7 +29,7 @@ from vision.parts.colours import (
 )
 from vision.parts.reader import TileSamples
 from vision.parts.tiles import REFERENCE_LOOK, TileLook
-from vision.peg_disk.reader import LUMINANCE_WEIGHT
+from vision.peg_disk.colour import LUMINANCE_WEIGHT
 
 OFF_EMPTY = 0.2
 """A sample point farther than this from its place's empty print shows a tile (relative log)."""

@@ -31,19 +31,16 @@ from vision.peg_disk.calibration import (
     Colour,
     as_colour,
 )
+from vision.peg_disk.colour import COLOUR_SIGMA, colour_distance
 from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
-from vision.peg_disk.reader import (
-    COLOUR_SIGMA,
-    RIM_TOLERANCE,
-    SATURATED,
-    BoardReader,
-    colour_distance,
-)
+from vision.peg_disk.pixels import SATURATED
+from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import Camera, Renderer, Scene
+from vision.peg_disk.rim import RIM_TOLERANCE
 
 MIN_SEPARATION = 2 * COLOUR_SIGMA
 """Smallest colour distance allowed between two calibrated classes: two colour spreads
-(:data:`vision.peg_disk.reader.COLOUR_SIGMA`), so one frame still tells them apart by 2 nats
+(:data:`vision.peg_disk.colour.COLOUR_SIGMA`), so one frame still tells them apart by 2 nats
 and a still board's frames add up (was 0.35 when one frame had to be certain on its own)."""
 NOISY_RIM_POINTS = 6
 """A calibration frame with fewer rim points off the board than this is only noisy, not covered."""
@@ -81,7 +78,7 @@ def learn(
     features = np.median([reading.features for reading in readings], axis=0)
     contrast = np.median([reading.centre_contrast for reading in readings], axis=0)
     learned = _from_features(geometry, features, contrast, layout)
-    residual = np.median([reader.rim_residual(reading.rim) for reading in readings], axis=0)
+    residual = np.median([reader.rim.residual(reading.rim) for reading in readings], axis=0)
     shaded = any(reading.covered for reading in readings)
     shade = 0.0 if shaded else _shade(geometry, features, layout)
     return replace(learned, shade=shade, rim=_rim_pattern(residual))

@@ -10,7 +10,7 @@ import numpy as np
 
 from vision.markers import marker_image, project
 from vision.peg_disk.geometry import BoardGeometry, board_to_sheet_pixels
-from vision.peg_disk.reader import MIN_CONFIDENCE, Reading
+from vision.peg_disk.reading import MIN_CONFIDENCE, Reading
 
 DRAW_BGR = {None: (255, 255, 255), "red": (0, 0, 255), "blue": (255, 80, 0), "gold": (0, 215, 255)}
 MM_PER_INCH = 25.4

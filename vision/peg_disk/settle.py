@@ -18,11 +18,11 @@ the rim did not show, a held cog); a shadow that stays put over
 the window (the rim only darker or lighter, and unchanged) is part of the
 still board.
 
-It settles any reading with the attributes of :class:`vision.peg_disk.reader.Reading`
+It settles any reading with the attributes of :class:`vision.peg_disk.reading.Reading`
 (:class:`SettleReading`): the Kogworks disk's, and each printed part's
 (:class:`vision.parts.reader.PartReading`, one filter per part).
 
->>> from vision.peg_disk.reader import Reading
+>>> from vision.peg_disk.reading import Reading
 >>> times = iter([0.0, 0.1, 0.2, 0.35])
 >>> settle = SettlingFilter(window=0.3, clock=lambda: next(times))
 >>> [settle.update(Reading("no board", "markers not found: 2")).state.value for _ in range(1)]
@@ -80,7 +80,7 @@ class StillJudge(Protocol):
 
 
 class SettleReading(Protocol):
-    """What the filter needs of a reading (:class:`vision.peg_disk.reader.Reading` and
+    """What the filter needs of a reading (:class:`vision.peg_disk.reading.Reading` and
     :class:`vision.parts.reader.PartReading` have it)."""
 
     status: str
