@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from benchmarks.card_dev import DevCard, DevSensor
+from benchmarks.card_dev import DevCard, DevSensor, rot
 from vision.cards.mat import CardMatLayout
 from vision.cards.renderer import CardScene, random_card_scene
 from vision.peg_disk.renderer import Hand, Lighting, Sensor
@@ -138,6 +138,33 @@ def _piles(rng, mat, make=None) -> list[DevCard]:
     ]
 
 
+def _tight_piles(rng, mat) -> list[DevCard]:
+    """Piles of 2 or 3 whose lower cards peep out by a little (10-25% of themselves): slid
+    along one side, or turned so a corner or two stick out; a share face down, top and under."""
+    cards: list[DevCard] = []
+    ids = iter(_ids(rng, 30))
+    for zone in mat.zones:
+        x = zone.x + float(rng.uniform(-100, 100) if zone.seat is None else rng.uniform(-15, 15))
+        y = zone.y + float(rng.uniform(-4, 4))
+        turn = 180.0 * int(rng.integers(2)) + float(rng.uniform(-10, 10))
+        for n in range(int(rng.integers(2, 4)) - 1, -1, -1):
+            tag_id = None if rng.random() < 0.4 else next(ids)
+            dx = dy = 0.0
+            angle = turn
+            if n:
+                kind = rng.integers(3)
+                if kind == 0:  # slid along the short side: a strip of its long edge shows
+                    dx = float(rng.choice([-1, 1]) * rng.uniform(7, 16))
+                elif kind == 1:  # slid along the long side
+                    dy = float(rng.choice([-1, 1]) * rng.uniform(9, 22))
+                else:  # turned about the pile: corners stick out
+                    angle += float(rng.choice([-1, 1]) * rng.uniform(10, 25))
+                dx, dy = rot(turn) @ np.array([dx, dy]) * n
+            name = f"card {tag_id}" if tag_id is not None else ""
+            cards.append(DevCard(x + dx, y + dy, tag_id, name, angle))
+    return cards
+
+
 def _hand_over(rng, mat, cards) -> Hand:
     card = cards[int(rng.integers(len(cards)))]
     spot = (card.x + float(rng.uniform(-20, 20)), card.y + float(rng.uniform(-20, 20)))
@@ -257,6 +284,7 @@ CONDITIONS: dict[str, Maker] = {
         rng, mat, _spread(rng, mat), camera=_tilted(rng), lighting=_uneven(rng)
     ),
     "piles+fans": lambda rng, mat: _scene(rng, mat, _piles(rng, mat)),
+    "tight piles": lambda rng, mat: _scene(rng, mat, _tight_piles(rng, mat)),
     "hand over a card": lambda rng, mat: _with_hand(rng, mat, _spread(rng, mat)),
     "everything": _all,
 }

@@ -51,7 +51,8 @@ class DevCard(LaidCard):
     """Busy colourful art all over the face (None: the plain art panel)."""
 
 
-def _rot(deg: float) -> np.ndarray:
+def rot(deg: float) -> np.ndarray:
+    """The 2x2 rotation by ``deg`` degrees."""
     angle = math.radians(deg)
     return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
 
@@ -65,14 +66,14 @@ def tag_offset_mm(card: LaidCard) -> np.ndarray:
     deg = getattr(card, "sticker_deg", 0.0)
     sticker_centre = np.array(STICKER_CENTRE_MM) + np.array((dx, dy))
     tag = np.array(sticker_tag_centre()) - np.array(STICKER_MM) / 2
-    return sticker_centre + _rot(deg) @ tag - np.array(CARD_SIZE_MM) / 2
+    return sticker_centre + rot(deg) @ tag - np.array(CARD_SIZE_MM) / 2
 
 
 def card_outline(card: LaidCard, size=CARD_SIZE_MM) -> np.ndarray:
     """The card's four corners in mat mm."""
     w, h = size[0] / 2, size[1] / 2
     local = np.array([(-w, -h), (w, -h), (w, h), (-w, h)])
-    return local @ _rot(card.angle_deg).T + (card.x, card.y)
+    return local @ rot(card.angle_deg).T + (card.x, card.y)
 
 
 def tag_outline(card: LaidCard, side_mm: float = 28.0) -> np.ndarray:
@@ -81,12 +82,12 @@ def tag_outline(card: LaidCard, side_mm: float = 28.0) -> np.ndarray:
     local = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
     deg = getattr(card, "sticker_deg", 0.0) if card.tag_id is not None else 0.0
     centre = tag_offset_mm(card)
-    return (local @ _rot(deg).T + centre) @ _rot(card.angle_deg).T + (card.x, card.y)
+    return (local @ rot(deg).T + centre) @ rot(card.angle_deg).T + (card.x, card.y)
 
 
 def tag_centre(card: LaidCard) -> tuple[float, float]:
     """The card's tag centre in mat mm."""
-    point = _rot(card.angle_deg) @ tag_offset_mm(card) + (card.x, card.y)
+    point = rot(card.angle_deg) @ tag_offset_mm(card) + (card.x, card.y)
     return float(point[0]), float(point[1])
 
 
