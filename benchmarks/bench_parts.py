@@ -49,7 +49,8 @@ from vision.layout import LETTERS
 from vision.parts.letter_model import LetterModel
 from vision.parts.letters import LetterClassifier
 from vision.parts.reader import MIN_CONFIDENCE, PartsReader, TableReading
-from vision.parts.renderer import TableRenderer, TableScene, random_table_scene
+from vision.parts.renderer import TableRenderer, TableScene
+from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS
 from vision.peg_disk.settle import SettlingFilter
 

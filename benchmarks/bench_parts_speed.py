@@ -62,7 +62,8 @@ def _frames(count: int) -> dict[str, np.ndarray]:
     from games.cog.edition import load_edition
     from tests.vision.part_layouts import random_contents
     from vision.layout import LETTERS
-    from vision.parts.renderer import TableRenderer, random_table_scene
+    from vision.parts.renderer import TableRenderer
+    from vision.parts.table_scenes import random_table_scene
     from vision.parts.tiles import DEVELOPMENT_FONTS
 
     layouts = part_layouts(load_edition(), 4)

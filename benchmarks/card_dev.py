@@ -28,7 +28,8 @@ from vision.cards.renderer import (
     card_art_bgr,
 )
 from vision.cards.sheet import STICKER_MM, draw_back, draw_sticker, sticker_tag_centre
-from vision.parts.renderer import _bgra, _sense
+from vision.parts import photo
+from vision.parts.sprites import bgra
 from vision.peg_disk.renderer import Sensor
 
 SLEEVE_MM = (66.0, 91.0)
@@ -177,7 +178,7 @@ def dev_sprite(card: DevCard) -> np.ndarray:
         gain = card.glare * np.exp(-0.5 * (across / sigma) ** 2)
         colour += (255 - colour) * gain[..., None]
         alpha = np.maximum(alpha, np.where(alpha > 0, gain, 0))
-    return _bgra(colour, alpha)
+    return bgra(colour, alpha)
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ class DevRenderer(CardRenderer):
         chroma = getattr(sensor, "chroma", 0.0)
         if chroma <= 0:
             return super().sense(image, scene, rng)
-        image = _sense(image, replace(sensor, jpeg=None), rng)
+        image = photo.sense(image, replace(sensor, jpeg=None), rng)
         noise = rng.normal(0.0, 1.0, image.shape).astype(np.float32)
         if sensor.grain_px > 0:
             noise = cv2.GaussianBlur(noise, (0, 0), sensor.grain_px)
@@ -216,7 +217,7 @@ class DevRenderer(CardRenderer):
         level = image.astype(np.float32)
         sigma = chroma * ((1 - sensor.shot) + sensor.shot * np.sqrt(level / 128))
         image = np.clip(level + noise * sigma, 0, 255).astype(np.uint8)
-        return _sense(image, Sensor(jpeg=sensor.jpeg), rng)
+        return photo.sense(image, Sensor(jpeg=sensor.jpeg), rng)
 
 
 def _fields(card: LaidCard) -> tuple:

@@ -16,7 +16,8 @@ import numpy as np
 from benchmarks.card_dev import card_outline, tag_centre, tag_outline
 from vision.cards.renderer import CardScene, mat_homography, mat_to_table
 from vision.part_sheet import sheet_matrix
-from vision.parts.renderer import _draw_hand, table_homography
+from vision.parts.photo import draw_hand
+from vision.parts.renderer import table_homography
 
 PARTLY_SHOWN = 0.10
 """A card whose tag is hidden but which shows at least this share of itself is partly covered:
@@ -66,7 +67,7 @@ def hand_mask(scene: CardScene, size: tuple[int, int], shape: tuple[int, int]) -
     to_table = mat_to_table(scene)
     for hand in scene.hands:
         centre = to_table @ np.array([*hand.centre, 1.0])
-        image = _draw_hand(
+        image = draw_hand(
             image, replace(hand, centre=(centre[0], centre[1])), table, np.random.default_rng(0)
         )
     seen = (image.max(axis=2) > 20).astype(np.uint8)

@@ -73,13 +73,8 @@ from games.core import CHANCE, new_game
 from vision.layout import EMPTY, PartLayout
 from vision.parts.letter_model import LetterModel
 from vision.parts.reader import REFERENCE, PartsReader
-from vision.parts.renderer import (
-    PartPose,
-    TableRenderer,
-    TableScene,
-    part_to_table,
-    random_table_scene,
-)
+from vision.parts.renderer import PartPose, TableRenderer, TableScene, part_to_table
+from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import DEVELOPMENT_FONTS, TRAINING_FONTS
 from vision.peg_disk.renderer import Hand, Lighting, Sensor
 from vision.peg_disk.settle import SettlingFilter

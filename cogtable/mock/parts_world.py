@@ -27,14 +27,8 @@ import numpy as np
 from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
 from vision.layout import EMPTY, PartLayout
 from vision.parts.reader import OK, REFERENCE, PartReading, TableReading
-from vision.parts.renderer import (
-    PartPose,
-    TableRenderer,
-    TableScene,
-    check_label,
-    part_to_table,
-    random_table_scene,
-)
+from vision.parts.renderer import PartPose, TableRenderer, TableScene, check_label, part_to_table
+from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TileLook
 from vision.peg_disk.renderer import Hand
 

@@ -15,7 +15,8 @@ from tests.vision.part_layouts import random_contents, table_layouts
 from vision.layout import LETTERS, STAR, WILD
 from vision.parts.colours import INKED, ink_doubt, washed_out
 from vision.parts.reader import MIN_CONFIDENCE, REFERENCE, TILE_EVIDENCE_CLASSES, PartsReader
-from vision.parts.renderer import TableRenderer, random_table_scene
+from vision.parts.renderer import TableRenderer
+from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import (
     DEVELOPMENT_FONTS,
     DEVELOPMENT_LOOKS,

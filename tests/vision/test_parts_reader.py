@@ -31,11 +31,11 @@ from vision.parts.renderer import (
     TableRenderer,
     TableScene,
     part_to_table,
-    random_table_scene,
     render_table,
     table_homography,
     true_homographies,
 )
+from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import HELD_OUT_FONTS, TRAINING_FONTS
 from vision.peg_disk.overlay import draw_parts_reading
 from vision.peg_disk.renderer import Camera, Hand, Sensor

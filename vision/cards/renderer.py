@@ -30,18 +30,10 @@ import numpy as np
 from vision.cards.mat import CARD_SIZE_MM, CardMatLayout
 from vision.cards.sheet import STICKER_MM, STICKER_ON_CARD_MM, draw_back, draw_mat, draw_sticker
 from vision.part_sheet import sheet_matrix
-from vision.parts.renderer import (
-    _bgra,
-    _draw_hand,
-    _light,
-    _sense,
-    _Stamp,
-    _stamp,
-    table_homography,
-)
-from vision.parts.renderer import (
-    random_camera as parts_camera,
-)
+from vision.parts import photo
+from vision.parts.renderer import table_homography
+from vision.parts.sprites import Stamp, bgra, stamp_on
+from vision.parts.table_scenes import random_camera as parts_camera
 from vision.peg_disk.renderer import TABLE_BGR, Camera, Hand, Lighting, Sensor
 
 TABLE_MARGIN_MM = 70.0
@@ -137,8 +129,8 @@ class CardRenderer:
         to_table = mat_to_table(scene)
         for hand in scene.hands:
             centre = to_table @ np.array([*hand.centre, 1.0])
-            image = _draw_hand(image, replace(hand, centre=(centre[0], centre[1])), table, rng)
-        image = _light(image, scene.lighting)
+            image = photo.draw_hand(image, replace(hand, centre=(centre[0], centre[1])), table, rng)
+        image = photo.light(image, scene.lighting)
         return self.sense(image, scene, rng)
 
     def sprite(self, card: LaidCard) -> np.ndarray:
@@ -147,7 +139,7 @@ class CardRenderer:
 
     def sense(self, image: np.ndarray, scene: CardScene, rng: np.random.Generator) -> np.ndarray:
         """The camera's sensor on the lit picture: blur, noise, JPEG (a subclass may add more)."""
-        return _sense(image, scene.sensor, rng)
+        return photo.sense(image, scene.sensor, rng)
 
     def _composed_table(self, scene: CardScene) -> np.ndarray:
         key = (scene.mat, scene.pose, scene.cards)
@@ -159,7 +151,7 @@ class CardRenderer:
                 centre = to_texture @ np.array([card.x, card.y, 1.0])
                 sprite = self.sprite(card)
                 turn = card.angle_deg + scene.pose.angle_deg
-                _stamp(texture, _Stamp(sprite, (float(centre[0]), float(centre[1])), turn))
+                stamp_on(texture, Stamp(sprite, (float(centre[0]), float(centre[1])), turn))
             self._composed[key] = texture
         self._composed.move_to_end(key)
         while len(self._composed) > self._cache_size:
@@ -208,7 +200,7 @@ def card_sprite(tag_id: int | None, name: str = "") -> np.ndarray:
     left, top = (side - width) // 2, (side - height) // 2
     colour[top : top + height, left : left + width] = face
     alpha[top : top + height, left : left + width] = 1.0
-    return _bgra(colour, alpha)
+    return bgra(colour, alpha)
 
 
 def _card_face(tag_id: int, name: str) -> np.ndarray:
@@ -243,7 +235,8 @@ def render_cards(scene: CardScene, size: tuple[int, int] = (1920, 1080), seed: i
 
 
 def random_camera(rng: np.random.Generator) -> tuple[Camera, Lighting, Sensor]:
-    """A camera over the mat, its light and its sensor, in :func:`random_table_scene`'s ranges."""
+    """A camera over the mat, its light and its sensor, in the ranges of the printed parts'
+    :func:`vision.parts.table_scenes.random_camera`."""
     return parts_camera(rng, 15.0, 255.0)
 
 

@@ -4,13 +4,13 @@ Seeded and deterministic, like :mod:`vision.peg_disk.renderer` (whose camera, li
 and sensor it reuses): every part is drawn by :func:`vision.part_sheet.draw_part`
 and laid on a wooden table at its :class:`PartPose`; tiles (drawn by
 :func:`vision.parts.tiles.draw_tile`), cogs, dice and pawns lie on its places with a
-drop shadow; the whole table is one texture, warped once into the picture;
-hands with their shadows, light gradients and casts, blur, noise and JPEG
-follow. A piece's small rotation and offset within its place come from the
-scene's jitter seed, the part, the place and the label, so a piece keeps its
-spot from frame to frame until it is moved. The composed table is cached (and mended where
-only the contents changed), so a mock table that renders every frame pays mostly for the
-warp and the sensor.
+drop shadow (:mod:`vision.parts.sprites`); the whole table is one texture, warped once into
+the picture; hands with their shadows, light gradients and casts, blur, noise and JPEG follow
+(:mod:`vision.parts.photo`). A piece's small rotation and offset within its place come from
+the scene's jitter seed, the part, the place and the label, so a piece keeps its spot from
+frame to frame until it is moved. The composed table is cached (and mended where only the
+contents changed), so a mock table that renders every frame pays mostly for the warp and the
+sensor. Random scenes of parts are :mod:`vision.parts.table_scenes`'s.
 
 >>> from vision.layout import Marker, PartLayout, Place
 >>> mat = PartLayout("mat", 120, 80, (Marker(20, 12, 12, 16), Marker(21, 108, 12, 16),
@@ -27,32 +27,26 @@ import math
 import zlib
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.layout import DIE_LABELS, EMPTY, STAR, TILE_LABELS, PartLayout, Place, pawn_colours
 from vision.markers import project
-from vision.part_sheet import PAPER_BGR, draw_part, sheet_matrix
+from vision.part_sheet import draw_part, sheet_matrix
+from vision.parts.photo import draw_hand, light, sense
 from vision.parts.reader import REFERENCE, PartsLook
+from vision.parts.sprites import Stamp, die_sprite, gear_sprite, pawn_sprite, stamp_on
 from vision.parts.tiles import TRAINING_FONTS, Font, draw_tile
 from vision.peg_disk.renderer import (
-    SKIN_BGR,
     TABLE_BGR,
     Camera,
     Hand,
     Lighting,
     Sensor,
-    _gear_outline,
     _pinhole,
     _pixels_per_mm,
-    _pt,
-    _ramp,
-    _soft_shadow,
-    _thick_line,
-    coarse_gain,
     framed,
 )
 
@@ -68,12 +62,8 @@ PAWN_RATIO = 0.4
 """Pawn diameter / track space side."""
 CAMERA_DISTANCE = 1.2
 """Camera height over the table, in table widths (sets how strong the perspective is)."""
-PART_GAP_MM = 25.0
-"""Space between neighbouring parts laid out by :func:`arrange_parts`."""
 TEXTURE_OVERSAMPLE = 2.0
 """Texture pixels per image pixel at the table centre: the warp only ever shrinks."""
-NOISE_SCALE = 16.0
-"""The cached noise field holds N(0, 1) times this, as int8."""
 
 
 @dataclass(frozen=True)
@@ -201,9 +191,9 @@ class TableRenderer:
             borderValue=TABLE_BGR,
         )
         for hand in scene.hands:
-            image = _draw_hand(image, hand, homography, rng)
-        image = _light(image, scene.lighting)
-        return _sense(image, scene.sensor, rng)
+            image = draw_hand(image, hand, homography, rng)
+        image = light(image, scene.lighting)
+        return sense(image, scene.sensor, rng)
 
     def _table_with_pieces(self, scene: TableScene, scale: float) -> np.ndarray:
         key = (scene.parts, scene.table_size_mm, scale, scene.font, scene.look, scene.jitter_seed)
@@ -216,7 +206,7 @@ class TableRenderer:
             texture = self._bare_table(scene, scale).copy()
             for place in labels:
                 for stamp in stamps[place]:
-                    _stamp(texture, stamp)
+                    stamp_on(texture, stamp)
             composed = _Composition(labels, stamps, texture)
         elif composed.labels != labels:
             composed = composed.mended(scene, labels, scale, self._bare_table(scene, scale))
@@ -237,27 +227,12 @@ class TableRenderer:
             cache.popitem(last=False)
 
 
-@dataclass(frozen=True)
-class _Stamp:
-    """One piece as the table texture shows it: its BGRA sprite, centre (texture px), turn."""
-
-    sprite: np.ndarray
-    centre: tuple[float, float]
-    angle_deg: float
-
-    def box(self) -> tuple[int, int, int, int]:
-        """The texture box (x0, y0, x1, y1) the piece and its shadow may touch."""
-        reach = math.ceil(self.sprite.shape[0] * 0.75 + _shadow_of(self.sprite)[1]) + 3
-        x0, y0 = math.floor(self.centre[0]) - reach, math.floor(self.centre[1]) - reach
-        return x0, y0, x0 + 2 * reach + 1, y0 + 2 * reach + 1
-
-
 @dataclass
 class _Composition:
     """A composed table: the labels it shows (part, place) -> label, their stamps, the texture."""
 
     labels: dict[tuple[str, str], str]
-    stamps: dict[tuple[str, str], list[_Stamp]]
+    stamps: dict[tuple[str, str], list[Stamp]]
     texture: np.ndarray
 
     def mended(self, scene: TableScene, labels, scale: float, bare: np.ndarray) -> _Composition:
@@ -292,7 +267,7 @@ class _Composition:
             for place in labels:
                 for stamp in stamps[place]:
                     if _overlap(stamp.box(), window):
-                        _stamp(texture, stamp, window)
+                        stamp_on(texture, stamp, window)
         return _Composition(labels, stamps, texture)
 
 
@@ -392,7 +367,7 @@ def _stamps_of(scene: TableScene, place_key: tuple[str, str], label: str, scale:
     for sprite, offset, turn in _pieces_of(place, label, scene, scale, rng):
         at = (place.x + offset[0], place.y + offset[1])
         centre = project(to_texture, np.array([at]))[0]
-        stamps.append(_Stamp(sprite, (float(centre[0]), float(centre[1])), pose.angle_deg + turn))
+        stamps.append(Stamp(sprite, (float(centre[0]), float(centre[1])), pose.angle_deg + turn))
     return stamps
 
 
@@ -413,12 +388,12 @@ def _pieces_of(place: Place, label: str, scene: TableScene, scale: float, rng):
         return [(sprite, tuple(rng.uniform(-slack, slack, 2)), turn)]
     if place.kind == "cog":
         bgr = scene.look.piece(label)
-        sprite = _gear_sprite(_px(COG_RATIO * side, scale), bgr, int(rng.integers(6)))
+        sprite = gear_sprite(_px(COG_RATIO * side, scale), bgr, int(rng.integers(6)))
         return [(sprite, tuple(rng.uniform(-0.6, 0.6, 2)), rng.uniform(0, 30))]
     if place.kind == "die":
         colours = scene.look.die(place.colour or "black")
         pips = (scene.look.pip_offset, scene.look.pip_radius)
-        sprite = _die_sprite(_px(DIE_RATIO * side, scale), int(label), colours, pips)
+        sprite = die_sprite(_px(DIE_RATIO * side, scale), int(label), colours, pips)
         slack = 0.4 * (1 - DIE_RATIO) * side
         turn = rng.uniform(-DIE_TURN_DEG, DIE_TURN_DEG)
         return [(sprite, tuple(rng.uniform(-slack, slack, 2)), turn)]
@@ -434,341 +409,10 @@ def _pawns(colours: Sequence[str], side: float, look: PartsLook, scale: float, r
         spots = [quarters[i] + rng.uniform(-0.03, 0.03, 2) * side for i in rng.permutation(4)]
     diameter = _px(PAWN_RATIO * side, scale)
     return [
-        (_pawn_sprite(diameter, look.piece(colour)), tuple(spot), 0.0)
+        (pawn_sprite(diameter, look.piece(colour)), tuple(spot), 0.0)
         for colour, spot in zip(colours, spots, strict=False)
     ]
 
 
 def _px(mm: float, scale: float) -> int:
     return max(4, round(mm * scale))
-
-
-def _stamp(texture: np.ndarray, stamp: _Stamp, window=None) -> None:
-    """Blend a piece (turned clockwise, with a drop shadow) onto the texture, in place.
-
-    ``window`` (x0, y0, x1, y1) limits the drawing to that box of the texture.
-    """
-    sprite, centre = stamp.sprite, stamp.centre
-    side = sprite.shape[0]
-    shadow, _blur = _shadow_of(sprite)
-    x0, y0, x1, _y1 = stamp.box()
-    size = x1 - x0
-    limits = window or (0, 0, texture.shape[1], texture.shape[0])
-    box = _clip(limits, x0, y0, size)
-    if box is None:
-        return
-    angle = math.radians(stamp.angle_deg)
-    cos, sin = math.cos(angle), math.sin(angle)
-    drop = max(1.0, side / 25)
-    patch = cv2.warpAffine(sprite, _turn(cos, sin, (side - 1) / 2, centre, (x0, y0)), (size, size))
-    middle = (shadow.shape[0] - 1) / 2
-    moved = (centre[0] + drop, centre[1] + drop)
-    dark = cv2.warpAffine(shadow, _turn(cos, sin, middle, moved, (x0, y0)), (size, size))
-    ys, xs, py, px = box
-    alpha = patch[py, px, 3:4].astype(np.float32) * np.float32(1 / 255)
-    shade = 1 - dark[py, px, None].astype(np.float32) * np.float32(0.35 / 255)
-    region = texture[ys, xs].astype(np.float32) * shade
-    region += (patch[py, px, :3].astype(np.float32) - region) * alpha
-    texture[ys, xs] = region.astype(np.uint8)
-
-
-def _turn(cos: float, sin: float, mid: float, centre, origin) -> np.ndarray:
-    """2x3 map from a square sprite's pixels (centre ``mid``) turned onto a patch at ``origin``."""
-    tx, ty = centre[0] - origin[0], centre[1] - origin[1]
-    return np.array(
-        [[cos, -sin, tx - cos * mid + sin * mid], [sin, cos, ty - sin * mid - cos * mid]]
-    )
-
-
-_SHADOWS: dict[int, tuple[np.ndarray, np.ndarray, float]] = {}
-
-
-def _shadow_of(sprite: np.ndarray) -> tuple[np.ndarray, float]:
-    """The sprite's soft shadow (its alpha blurred, on a larger square) and the blur's reach.
-
-    Sprites are cached (read-only) by their makers, so the shadow is cached by
-    the sprite's identity; the entry keeps the sprite alive, so the id stays its own.
-    """
-    entry = _SHADOWS.get(id(sprite))
-    if entry is None or entry[0] is not sprite:
-        side = sprite.shape[0]
-        sigma = max(1.0, side / 30)
-        pad = math.ceil(3 * sigma)
-        alpha = cv2.copyMakeBorder(sprite[..., 3], *(4 * [pad]), cv2.BORDER_CONSTANT, value=0)
-        entry = (sprite, cv2.GaussianBlur(alpha, (0, 0), sigma), float(pad))
-        if len(_SHADOWS) > 4096:
-            _SHADOWS.clear()
-        _SHADOWS[id(sprite)] = entry
-    return entry[1], entry[2]
-
-
-def _clip(limits: tuple[int, int, int, int], x0: int, y0: int, size: int):
-    """Texture and patch slices of a size x size patch at (x0, y0) within ``limits``, or None."""
-    dx0, dy0 = max(limits[0], x0), max(limits[1], y0)
-    dx1, dy1 = min(limits[2], x0 + size), min(limits[3], y0 + size)
-    if dx0 >= dx1 or dy0 >= dy1:
-        return None
-    return slice(dy0, dy1), slice(dx0, dx1), slice(dy0 - y0, dy1 - y0), slice(dx0 - x0, dx1 - x0)
-
-
-@lru_cache(maxsize=256)
-def _gear_sprite(diameter: int, bgr: tuple[int, int, int], turn: int) -> np.ndarray:
-    """A shaded gear seen from above (the Kogworks cog's look), BGRA uint8."""
-    outer = diameter / 2
-    size = math.ceil(2 * outer + 4) | 1
-    mid = size // 2
-    alpha = np.zeros((size, size), np.float32)
-    cv2.fillPoly(alpha, [_gear_outline(outer, mid, turn)], 1.0, cv2.LINE_AA)
-    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - mid
-    shade = 1.0 - 0.2 * (xs + ys) / (math.sqrt(2) * outer)
-    rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, round(0.09 * outer)))
-    shade *= 0.72 + 0.28 * rim
-    radius = np.hypot(xs, ys)
-    shade[radius < 0.21 * outer] = 0.35
-    shade[radius < 0.11 * outer] = 0.6
-    colour = np.array(bgr, np.float32) * shade[..., None]
-    return _bgra(colour, alpha)
-
-
-@lru_cache(maxsize=512)
-def _die_sprite(side: int, face: int, colours: tuple[tuple, tuple], pips: tuple[float, float]):
-    """A die from above: a rounded square of the body colour with the face's pips, BGRA.
-
-    ``colours`` are the body's and the pips' BGR, ``pips`` the pips' offset from
-    the centre and their radius, in die sides.
-    """
-    body, pip = colours
-    offset, pip_radius = pips
-    big = 4 * side
-    alpha = np.zeros((big, big), np.uint8)
-    radius = round(0.18 * big)
-    cv2.rectangle(alpha, (radius, 0), (big - 1 - radius, big - 1), 255, -1)
-    cv2.rectangle(alpha, (0, radius), (big - 1, big - 1 - radius), 255, -1)
-    for x in (radius, big - 1 - radius):
-        for y in (radius, big - 1 - radius):
-            cv2.circle(alpha, (x, y), radius, 255, -1, cv2.LINE_AA)
-    colour = np.empty((big, big, 3), np.float32)
-    colour[:] = body
-    edge = alpha.astype(np.float32) - cv2.erode(
-        alpha, np.ones((3, 3), np.uint8), iterations=big // 14
-    )
-    colour *= (1 - 0.25 * edge / 255)[..., None]
-    for x, y in PIP_SPOTS[face]:
-        centre = (round((0.5 + offset * x) * big), round((0.5 + offset * y) * big))
-        cv2.circle(colour, centre, round(pip_radius * big), pip, -1, cv2.LINE_AA)
-    small = cv2.resize(colour, (side, side), interpolation=cv2.INTER_AREA)
-    small_alpha = cv2.resize(alpha, (side, side), interpolation=cv2.INTER_AREA)
-    return _bgra(small, small_alpha.astype(np.float32) / 255)
-
-
-PIP_SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
-"""Pip centres of each face in units of the pips' offset from the centre (x right, y down)."""
-
-
-@lru_cache(maxsize=128)
-def _pawn_sprite(diameter: int, bgr: tuple[int, int, int]) -> np.ndarray:
-    """A pawn from above: a disc with a darker rim and a lighter top, BGRA."""
-    size = diameter + 2
-    mid = (size - 1) / 2
-    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - mid
-    radius = np.hypot(xs, ys) / (diameter / 2)
-    alpha = np.clip((1.0 - radius) * diameter / 2 + 0.5, 0, 1)
-    shade = np.where(radius > 0.8, 0.7, 1.0 + 0.15 * (radius < 0.45))
-    shade = shade * (1.0 - 0.1 * (xs + ys) / diameter)
-    colour = np.array(bgr, np.float32) * shade[..., None]
-    return _bgra(colour, alpha)
-
-
-def _bgra(colour: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    sprite = np.empty((*alpha.shape, 4), np.uint8)
-    sprite[..., :3] = np.clip(colour + 0.5, 0, 255).astype(np.uint8)
-    sprite[..., 3] = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
-    sprite.flags.writeable = False
-    return sprite
-
-
-def _draw_hand(image: np.ndarray, hand: Hand, homography: np.ndarray, rng) -> np.ndarray:
-    """A skin-coloured palm, four fingers and an arm to the edge of the picture, with a shadow.
-
-    The Kogworks hand (:mod:`vision.peg_disk.renderer`), its centre in table mm.
-    """
-    height, width = image.shape[:2]
-    mask = np.zeros((height, width), np.float32)
-    ppm = _pixels_per_mm(homography, hand.centre)
-    centre = project(homography, np.array([hand.centre]))[0]
-    size = hand.size * ppm
-    angle = math.radians(hand.arm_deg)
-    direction = np.array([math.cos(angle), math.sin(angle)])
-    _thick_line(mask, centre, centre + direction * 4 * max(width, height), 70 * size)
-    axes = (round(45 * size), round(55 * size))
-    cv2.ellipse(mask, _pt(centre), axes, hand.arm_deg + 90, 0, 360, 1.0, -1, cv2.LINE_AA)
-    for spread in (-0.45, -0.15, 0.15, 0.45):
-        finger = -np.array([math.cos(angle + spread), math.sin(angle + spread)])
-        _thick_line(mask, centre, centre + finger * 95 * size, 16 * size)
-    mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
-    shadow = _soft_shadow(mask, 12 * size)
-    skin = np.array(SKIN_BGR, np.float32) * rng.uniform(0.85, 1.1, 3).astype(np.float32)
-    shade = 0.8 + 0.25 * cv2.resize(_ramp((height // 8, width // 8), angle), (width, height))
-    lit = image.astype(np.float32) * (1 - shadow)[..., None]
-    alpha = mask[..., None]
-    lit = lit * (1 - alpha) + alpha * shade[..., None] * skin
-    return np.clip(lit + 0.5, 0, 255).astype(np.uint8)
-
-
-def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:
-    """Brightness, gradient, vignetting and cast of the peg disk renderer, on 8-bit pixels.
-
-    The smooth gain is computed at 1/8 size and applied as a fixed-point
-    (1/100) 8-bit factor: the same light, a fraction of the float work.
-    """
-    height, width = image.shape[:2]
-    gain = coarse_gain(lighting, height, width)
-    gain8 = np.clip(gain * 100 + 0.5, 0, 255).astype(np.uint8)
-    gain8 = cv2.resize(gain8, (width, height), interpolation=cv2.INTER_LINEAR)
-    return cv2.multiply(image, gain8, scale=1 / 100)
-
-
-@lru_cache(maxsize=4)
-def _noise_field(height: int, width: int) -> np.ndarray:
-    """A fixed field of N(0, NOISE_SCALE^2) int8 noise, 32 pixels larger than the frame."""
-    rng = np.random.default_rng(97)
-    field = rng.standard_normal((height + 32, width + 32, 3), np.float32) * NOISE_SCALE
-    field = np.clip(np.round(field), -127, 127).astype(np.int8)
-    field.flags.writeable = False
-    return field
-
-
-def _sense(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.ndarray:
-    """Blur, noise (a seeded window of a fixed noise field) and JPEG compression."""
-    if sensor.blur > 0.05:
-        image = cv2.GaussianBlur(image, (0, 0), sensor.blur)
-    if sensor.noise > 0:
-        height, width = image.shape[:2]
-        dy, dx = (int(v) for v in rng.integers(0, 32, 2))
-        flip = rng.integers(2) == 1
-        noise = _noise_field(height, width)[dy : dy + height, dx : dx + width]
-        weight = (-1 if flip else 1) * sensor.noise / NOISE_SCALE
-        image = cv2.addWeighted(image, 1.0, noise, weight, 0.0, dtype=cv2.CV_8U)
-    if sensor.jpeg is not None:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, sensor.jpeg])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else image
-    return image
-
-
-def arrange_parts(
-    layouts: Sequence[PartLayout], rng: np.random.Generator, max_turn: float = 8.0
-) -> tuple[tuple[tuple[PartLayout, PartPose], ...], tuple[float, float]]:
-    """Lay the parts out: the largest in the middle, the others in a column on each side.
-
-    Parts on the left face the left, on the right the right (turned 180
-    degrees), each turned a little more (up to ``max_turn`` degrees) and
-    nudged. Returns the poses and the table size that holds them.
-    """
-    if not layouts:
-        raise ValueError("no parts to lay on the table")
-    order = sorted(range(len(layouts)), key=lambda i: -layouts[i].width * layouts[i].height)
-    centre, others = layouts[order[0]], [layouts[i] for i in order[1:]]
-    turns = {layout.name: float(rng.uniform(-max_turn, max_turn)) for layout in layouts}
-    turns[centre.name] += 90.0 * int(rng.integers(4))
-    columns: list[list[PartLayout]] = [others[0::2], others[1::2]]
-    spans = {layout.name: _footprint(layout, turns[layout.name]) for layout in layouts}
-    widths = [max((spans[p.name][0] for p in column), default=0.0) for column in columns]
-    heights = [sum(spans[p.name][1] + PART_GAP_MM for p in column) for column in columns]
-    table_h = max(spans[centre.name][1] + 2 * PART_GAP_MM, *(h + PART_GAP_MM for h in heights))
-    centre_w = spans[centre.name][0]
-    table_w = centre_w + sum(w + PART_GAP_MM for w in widths if w) + 2 * PART_GAP_MM
-    left_w = widths[0] + PART_GAP_MM if widths[0] else 0.0
-    poses = {
-        centre.name: PartPose(PART_GAP_MM + left_w + centre_w / 2, table_h / 2, turns[centre.name])
-    }
-    for side, column in enumerate(columns):
-        x = PART_GAP_MM + widths[0] / 2 if side == 0 else table_w - PART_GAP_MM - widths[1] / 2
-        y = (table_h - heights[side] + PART_GAP_MM) / 2
-        for layout in column:
-            nudge = rng.uniform(-0.3, 0.3, 2) * PART_GAP_MM
-            turn = turns[layout.name] + 180.0 * side
-            span_h = spans[layout.name][1]
-            poses[layout.name] = PartPose(x + nudge[0], y + span_h / 2 + nudge[1], turn)
-            y += span_h + PART_GAP_MM
-    return tuple((layout, poses[layout.name]) for layout in layouts), (table_w, table_h)
-
-
-def _exposed(lighting: Lighting, brightest: float) -> Lighting:
-    """The lighting, dimmed if needed so the brightest surface stays below 8-bit white.
-
-    A camera's exposure does not let the brightest thing on the table burn out
-    (clipped colour says nothing about paint), so neither does the synthetic one.
-    """
-    peak = (1 + lighting.gradient) * max(lighting.cast) * brightest
-    return replace(lighting, brightness=min(lighting.brightness, 250 / peak))
-
-
-def _footprint(layout: PartLayout, angle_deg: float) -> tuple[float, float]:
-    """Width and height (mm) of the box around the part turned by ``angle_deg``."""
-    angle = math.radians(angle_deg)
-    cos, sin = abs(math.cos(angle)), abs(math.sin(angle))
-    return (layout.width * cos + layout.height * sin, layout.width * sin + layout.height * cos)
-
-
-def random_camera(
-    rng: np.random.Generator, max_tilt: float, brightest: float
-) -> tuple[Camera, Lighting, Sensor]:
-    """A camera over a table (tilted at most ``max_tilt``), its light and its sensor.
-
-    The light is dimmed where it would burn out a surface ``brightest`` (0-255) bright.
-    """
-    camera = Camera(
-        tilt_deg=float(rng.uniform(0, max_tilt)),
-        azimuth_deg=float(rng.uniform(0, 360)),
-        roll_deg=float(rng.uniform(-4, 4) + 180 * int(rng.integers(2))),
-        fill=float(rng.uniform(0.86, 0.96)),
-        shift=(float(rng.uniform(-0.02, 0.02)), float(rng.uniform(-0.02, 0.02))),
-    )
-    lighting = _exposed(
-        Lighting(
-            brightness=float(rng.uniform(0.65, 1.1)),
-            gradient=float(rng.uniform(0, 0.35)),
-            gradient_deg=float(rng.uniform(0, 360)),
-            vignette=float(rng.uniform(0, 0.25)),
-            cast=tuple(float(g) for g in rng.uniform(0.85, 1.15, 3)),
-        ),
-        brightest,
-    )
-    sensor = Sensor(
-        noise=float(rng.uniform(0, 5)),
-        blur=float(rng.uniform(0, 1.0)),
-        jpeg=int(rng.integers(55, 96)) if rng.random() < 0.7 else None,
-    )
-    return camera, lighting, sensor
-
-
-def random_table_scene(
-    rng: np.random.Generator,
-    layouts: Sequence[PartLayout],
-    contents: Mapping[str, Mapping[str, str]],
-    size: tuple[int, int] = (1280, 720),
-    *,
-    max_tilt: float = 15.0,
-    font: Font = TRAINING_FONTS[0],
-    look: PartsLook = REFERENCE,
-) -> TableScene:
-    """A scene of the parts laid out by :func:`arrange_parts` under a random camera, light, sensor.
-
-    The ranges are :func:`vision.peg_disk.renderer.random_scene`'s, with the camera
-    tilted at most ``max_tilt`` degrees and turned a few degrees (or upside
-    down): it frames a table, not a disk; the light is dimmed where it would
-    burn out the brightest tile. ``size`` is accepted for symmetry
-    with the Kogworks scenes; the frame size is given to :func:`render_table`.
-    """
-    del size
-    parts, table_size = arrange_parts(layouts, rng)
-    camera, lighting, sensor = random_camera(rng, max_tilt, max(*look.tiles.face, *PAPER_BGR))
-    seed = int(rng.integers(2**31))
-    return TableScene(parts, contents, table_size, camera, lighting, sensor, (), font, look, seed)

@@ -21,7 +21,8 @@ from games.cog.actions import PlaceWord
 from tests.tables.cog.test_cog_commit import constructing, seeded_state
 from vision.layout import EMPTY
 from vision.parts.reader import PartsReader
-from vision.parts.renderer import TableRenderer, random_table_scene
+from vision.parts.renderer import TableRenderer
+from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import TRAINING_FONTS
 
 FPS = 15
