@@ -103,7 +103,7 @@ class StillEvidence:
 
 def evidence_of_reading(reading: Any) -> PlaceEvidence | None:
     """A reading's evidence, when it carries one: ``places``, ``classes``, ``log_likelihood``
-    (places x classes) and ``unseen`` attributes, as :class:`vision.peg_disk.reader.Reading`
+    (places x classes) and ``unseen`` attributes, as :class:`vision.peg_disk.reading.Reading`
     has; None otherwise (a reading without evidence is never committed by a judge)."""
     likelihood = getattr(reading, "log_likelihood", None)
     if likelihood is None:
