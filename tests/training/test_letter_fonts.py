@@ -15,7 +15,7 @@ from training.letters.fonts import (
     is_validation,
     refuse_reserved,
 )
-from training.letters.generate import Typeface
+from training.letters.tiles import Typeface
 from training.letters.train import typefaces
 
 RESERVED = (

@@ -45,7 +45,8 @@ def test_the_shipped_model_is_small_and_is_the_one_the_training_script_recorded(
 
 
 def test_a_development_font_never_trained_on_is_read_mostly_right_and_rarely_surely_wrong() -> None:
-    from training.letters.generate import Typeface, sample
+    from training.letters.generate import sample
+    from training.letters.tiles import Typeface
 
     typeface = Typeface(development_font())
     rng = np.random.default_rng(5_100)
@@ -59,7 +60,8 @@ def test_a_development_font_never_trained_on_is_read_mostly_right_and_rarely_sur
 
 
 def test_probabilities_are_27_classes_that_sum_to_one_and_no_letter_is_a_class() -> None:
-    from training.letters.generate import Typeface, sample
+    from training.letters.generate import sample
+    from training.letters.tiles import Typeface
 
     typeface = Typeface(development_font())
     rng = np.random.default_rng(5_200)
@@ -77,7 +79,8 @@ def test_no_crops_read_as_nothing() -> None:
 
 
 def test_teaching_the_owners_tiles_reads_them_at_least_as_well_and_round_trips() -> None:
-    from training.letters.generate import Typeface, sample
+    from training.letters.generate import sample
+    from training.letters.tiles import Typeface
     from vision.parts.letter_model import TaughtLetterModel
 
     typeface = Typeface(development_font())

@@ -34,7 +34,8 @@ from vision.parts.letter_model import (
 )
 
 from .fonts import FontFile, checked, corpus
-from .generate import Typeface, dataset, hershey_typefaces
+from .generate import dataset
+from .tiles import Typeface, hershey_typefaces
 
 SEED = 26_000
 """Training seeds: SEED + chunk; validation SEED + 10_000 + chunk; development + 20_000."""
