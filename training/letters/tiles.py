@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.parts.sprites import rounded_square
+
 from .fonts import refuse_reserved
 
 HERSHEY_FACES = (
@@ -128,18 +130,6 @@ def _wood_texture(side: int, colour: np.ndarray, rng: np.random.Generator) -> np
     return colour[None, None, :] * shade[..., None]
 
 
-def _rounded_mask(side: int, radius_share: float) -> np.ndarray:
-    mask = np.zeros((side, side), np.uint8)
-    radius = max(1, round(radius_share * side))
-    last = side - 1
-    cv2.rectangle(mask, (radius, 0), (last - radius, last), 255, -1)
-    cv2.rectangle(mask, (0, radius), (last, last - radius), 255, -1)
-    for x in (radius, last - radius):
-        for y in (radius, last - radius):
-            cv2.circle(mask, (x, y), radius, 255, -1, cv2.LINE_AA)
-    return mask
-
-
 @dataclass(frozen=True)
 class TileSet:
     """One tile set's look, shared by the place and its neighbours in a sample."""
@@ -225,7 +215,7 @@ def _placed_ink(
 
 def tile_sprite(content: str, tiles: TileSet, side: int, rng: np.random.Generator) -> np.ndarray:
     """A BGRA float32 sprite of a tile ``side`` px: a letter, ``"blank"`` or ``"back"``."""
-    shape = _rounded_mask(side, tiles.corner).astype(np.float32) / 255
+    shape = rounded_square(side, tiles.corner).astype(np.float32) / 255
     if content == "back":
         base = tiles.back
         colour = (

@@ -120,6 +120,24 @@ def gear_sprite(diameter: int, bgr: tuple[int, int, int], turn: int) -> np.ndarr
     return bgra(colour, alpha)
 
 
+DIE_CORNER = 0.18
+"""A die's corner radius, in die sides."""
+
+
+def rounded_square(side: int, corner: float) -> np.ndarray:
+    """A filled rounded square as large as the image (uint8, 255 inside), its corners
+    rounded by ``corner`` of the side (at least a pixel): a die, a letter tile."""
+    mask = np.zeros((side, side), np.uint8)
+    radius = max(1, round(corner * side))
+    last = side - 1
+    cv2.rectangle(mask, (radius, 0), (last - radius, last), 255, -1)
+    cv2.rectangle(mask, (0, radius), (last, last - radius), 255, -1)
+    for x in (radius, last - radius):
+        for y in (radius, last - radius):
+            cv2.circle(mask, (x, y), radius, 255, -1, cv2.LINE_AA)
+    return mask
+
+
 @lru_cache(maxsize=512)
 def die_sprite(side: int, face: int, colours: tuple[tuple, tuple], pips: tuple[float, float]):
     """A die from above: a rounded square of the body colour with the face's pips, BGRA.
@@ -130,13 +148,7 @@ def die_sprite(side: int, face: int, colours: tuple[tuple, tuple], pips: tuple[f
     body, pip = colours
     offset, pip_radius = pips
     big = 4 * side
-    alpha = np.zeros((big, big), np.uint8)
-    radius = round(0.18 * big)
-    cv2.rectangle(alpha, (radius, 0), (big - 1 - radius, big - 1), 255, -1)
-    cv2.rectangle(alpha, (0, radius), (big - 1, big - 1 - radius), 255, -1)
-    for x in (radius, big - 1 - radius):
-        for y in (radius, big - 1 - radius):
-            cv2.circle(alpha, (x, y), radius, 255, -1, cv2.LINE_AA)
+    alpha = rounded_square(big, DIE_CORNER)
     colour = np.empty((big, big, 3), np.float32)
     colour[:] = body
     edge = alpha.astype(np.float32) - cv2.erode(

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.layout import LETTERS, STAR, WILD
+from vision.parts.sprites import rounded_square
 
 BGR = tuple[int, int, int]
 
@@ -222,7 +223,7 @@ def _cached_sprite(face: str, side_px: int, font: Font, look: TileLook) -> np.nd
 def _letter_tile(letter: str, side_px: int, font: Font, look: TileLook) -> np.ndarray:
     """A cream rounded square with a faint rim and the letter centred in ink."""
     big = side_px * SUPERSAMPLE
-    shape = _rounded_square_mask(big)
+    shape = rounded_square(big, CORNER_RADIUS)
     colour = np.empty((big, big, 3), np.float32)
     colour[:] = look.face
     colour = _grained(colour, look.grain, ord(letter))
@@ -236,7 +237,7 @@ def _letter_tile(letter: str, side_px: int, font: Font, look: TileLook) -> np.nd
 def _tile_back(side_px: int, look: TileLook) -> np.ndarray:
     """The back of a tile: the back colour with a lighter inset border and a small centre ring."""
     big = side_px * SUPERSAMPLE
-    shape = _rounded_square_mask(big)
+    shape = rounded_square(big, CORNER_RADIUS)
     colour = np.empty((big, big, 3), np.uint8)
     colour[:] = look.back
     lighter = tuple(int(v) for v in look.back_line_bgr())
@@ -296,19 +297,6 @@ def _shrink(colour: np.ndarray, shape: np.ndarray, side_px: int) -> np.ndarray:
     sprite[..., :3] = np.clip(np.round(small_colour), 0, 255).astype(np.uint8)
     sprite[..., 3] = small_alpha
     return sprite
-
-
-def _rounded_square_mask(side: int) -> np.ndarray:
-    """A filled rounded square as large as the image (255 inside)."""
-    mask = np.zeros((side, side), np.uint8)
-    radius = max(1, round(CORNER_RADIUS * side))
-    last = side - 1
-    cv2.rectangle(mask, (radius, 0), (last - radius, last), 255, -1)
-    cv2.rectangle(mask, (0, radius), (last, last - radius), 255, -1)
-    for x in (radius, last - radius):
-        for y in (radius, last - radius):
-            cv2.circle(mask, (x, y), radius, 255, -1, cv2.LINE_AA)
-    return mask
 
 
 def _glyph_on_tile(letter: str, big: int, font: Font) -> np.ndarray:
