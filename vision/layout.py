@@ -94,8 +94,8 @@ class PartLayout:
             raise ValueError(f"{self.name}: size {self.width}x{self.height} mm is not positive")
         if not self.markers:
             raise ValueError(f"{self.name}: has no markers")
-        _check_unique(self.name, "marker id", [marker.id for marker in self.markers])
-        _check_unique(self.name, "place", [place.name for place in self.places])
+        check_unique(self.name, "marker id", [marker.id for marker in self.markers])
+        check_unique(self.name, "place", [place.name for place in self.places])
         for marker in self.markers:
             self._check_inside(f"marker {marker.id}", marker.corners())
         for place in self.places:
@@ -106,12 +106,7 @@ class PartLayout:
             self._check_inside(f"place {place.name}", place.corners())
 
     def _check_inside(self, what: str, points: Sequence[tuple[float, float]]) -> None:
-        for x, y in points:
-            if not (0 <= x <= self.width and 0 <= y <= self.height):
-                raise ValueError(
-                    f"{self.name}: {what} reaches ({x:g}, {y:g}) mm, outside the "
-                    f"{self.width:g}x{self.height:g} mm part"
-                )
+        check_inside(self.name, what, points, (self.width, self.height), "part")
 
     def read_places(self) -> tuple[Place, ...]:
         """The places the reader reads (every kind but ``free``), in layout order."""
@@ -129,12 +124,30 @@ class PartLayout:
         return tuple(marker.id for marker in self.markers)
 
 
-def _check_unique(part: str, what: str, values: Sequence[object]) -> None:
+def check_unique(sheet: str, what: str, values: Sequence[object]) -> None:
+    """Refuse a printed sheet (a part, a card mat) naming one of its ``what`` twice."""
     seen: set[object] = set()
     for value in values:
         if value in seen:
-            raise ValueError(f"{part}: {what} {value!r} appears twice")
+            raise ValueError(f"{sheet}: {what} {value!r} appears twice")
         seen.add(value)
+
+
+def check_inside(
+    sheet: str,
+    what: str,
+    points: Sequence[tuple[float, float]],
+    size_mm: tuple[float, float],
+    noun: str,
+) -> None:
+    """Refuse a printed sheet (``noun``: part, mat) whose ``what`` reaches past its edges."""
+    width, height = size_mm
+    for x, y in points:
+        if not (0 <= x <= width and 0 <= y <= height):
+            raise ValueError(
+                f"{sheet}: {what} reaches ({x:g}, {y:g}) mm, outside the "
+                f"{width:g}x{height:g} mm {noun}"
+            )
 
 
 def pawn_label(colours: Sequence[str]) -> str:

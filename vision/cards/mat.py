@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vision.layout import Marker, PartLayout, Place
+from vision.layout import Marker, PartLayout, Place, check_inside, check_unique
 from vision.part_markers import MIN_MARKERS
 
 CENTRE = "centre"
@@ -77,17 +77,13 @@ class CardMatLayout:
             raise ValueError(f"{self.name}: has {len(self.markers)} markers, needs {MIN_MARKERS}")
         if not self.zones:
             raise ValueError(f"{self.name}: has no zones")
-        _unique(self.name, "marker id", [marker.id for marker in self.markers])
-        _unique(self.name, "zone", [zone.name for zone in self.zones])
+        check_unique(self.name, "marker id", [marker.id for marker in self.markers])
+        check_unique(self.name, "zone", [zone.name for zone in self.zones])
         for zone in self.zones:
             if not (zone.w > 0 and zone.h > 0):
                 raise ValueError(f"{self.name}: zone {zone.name} has no size")
-            for x, y in zone.corners():
-                if not (0 <= x <= self.width_mm and 0 <= y <= self.height_mm):
-                    raise ValueError(
-                        f"{self.name}: zone {zone.name} reaches ({x:g}, {y:g}) mm, outside the "
-                        f"{self.width_mm:g}x{self.height_mm:g} mm mat"
-                    )
+            size = (self.width_mm, self.height_mm)
+            check_inside(self.name, f"zone {zone.name}", zone.corners(), size, "mat")
         self.part()  # every marker inside the mat
         self._check_apart()
 
@@ -135,14 +131,6 @@ def _flat(corners) -> tuple[float, float, float, float]:
 
 def _overlap(a: Sequence[float], b: Sequence[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _unique(mat: str, what: str, values: Sequence[object]) -> None:
-    seen: set[object] = set()
-    for value in values:
-        if value in seen:
-            raise ValueError(f"{mat}: {what} {value!r} appears twice")
-        seen.add(value)
 
 
 MAT_SIZE_MM = (680.0, 490.0)
