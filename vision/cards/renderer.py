@@ -118,14 +118,7 @@ class CardRenderer:
         rng = np.random.default_rng(seed)
         table = table_homography(scene.table_size_mm, scene.camera, size)
         texture = self._composed_table(scene)
-        image = cv2.warpPerspective(
-            texture,
-            table @ np.linalg.inv(sheet_matrix(CARD_SCALE)),
-            size,
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=TABLE_BGR,
-        )
+        image = photo.table_in_view(texture, table, CARD_SCALE, size)
         to_table = mat_to_table(scene)
         for hand in scene.hands:
             centre = to_table @ np.array([*hand.centre, 1.0])

@@ -1,10 +1,10 @@
-"""What the camera adds to a composed table: a hand over it, the light, and the sensor.
+"""What the camera makes of a composed table: the view of it, a hand over it, light, sensor.
 
-The steps of :mod:`vision.parts.renderer` after the table is warped into the picture, shared
-with the card mat's renderer: :func:`draw_hand` (the Kogworks hand of
-:mod:`vision.peg_disk.renderer`, its centre in table mm), :func:`light` (brightness,
-gradient, vignetting and cast on 8-bit pixels) and :func:`sense` (blur, noise from a seeded
-window of a fixed field, JPEG).
+The steps of :mod:`vision.parts.renderer` from the composed table on, shared with the card
+mat's renderer: :func:`table_in_view` (the table texture warped into the picture),
+:func:`draw_hand` (the Kogworks hand of :mod:`vision.peg_disk.renderer`, its centre in table
+mm), :func:`light` (brightness, gradient, vignetting and cast on 8-bit pixels) and
+:func:`sense` (blur, noise from a seeded window of a fixed field, JPEG).
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ import cv2
 import numpy as np
 
 from vision.markers import project
+from vision.part_sheet import sheet_matrix
 from vision.peg_disk.renderer import (
     SKIN_BGR,
+    TABLE_BGR,
     Hand,
     Lighting,
     Sensor,
@@ -31,6 +33,21 @@ from vision.peg_disk.renderer import (
 
 NOISE_SCALE = 16.0
 """The cached noise field holds N(0, 1) times this, as int8."""
+
+
+def table_in_view(
+    texture: np.ndarray, table_to_image: np.ndarray, scale: float, size: tuple[int, int]
+) -> np.ndarray:
+    """The composed table texture (``scale`` px per table mm) as the camera at ``size`` sees it
+    through ``table_to_image`` (table mm to image px); bare table beyond the texture."""
+    return cv2.warpPerspective(
+        texture,
+        table_to_image @ np.linalg.inv(sheet_matrix(scale)),
+        size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=TABLE_BGR,
+    )
 
 
 def draw_hand(image: np.ndarray, hand: Hand, homography: np.ndarray, rng) -> np.ndarray:

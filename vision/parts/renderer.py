@@ -35,7 +35,7 @@ import numpy as np
 from vision.layout import DIE_LABELS, EMPTY, STAR, TILE_LABELS, PartLayout, Place, pawn_colours
 from vision.markers import project
 from vision.part_sheet import draw_part, sheet_matrix
-from vision.parts.photo import draw_hand, light, sense
+from vision.parts.photo import draw_hand, light, sense, table_in_view
 from vision.parts.reader import REFERENCE, PartsLook
 from vision.parts.sprites import Stamp, die_sprite, gear_sprite, pawn_sprite, stamp_on
 from vision.parts.tiles import TRAINING_FONTS, Font, draw_tile
@@ -182,14 +182,7 @@ class TableRenderer:
         homography = table_homography(scene.table_size_mm, scene.camera, size)
         scale = _texture_scale(homography, scene.table_size_mm)
         texture = self._table_with_pieces(scene, scale)
-        image = cv2.warpPerspective(
-            texture,
-            homography @ np.linalg.inv(sheet_matrix(scale)),
-            size,
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=TABLE_BGR,
-        )
+        image = table_in_view(texture, homography, scale, size)
         for hand in scene.hands:
             image = draw_hand(image, hand, homography, rng)
         image = light(image, scene.lighting)
