@@ -50,6 +50,15 @@ from types import TracebackType
 from typing import Any, Final
 
 from cogtable.errors import UserError
+from cogtable.journal_schema import (
+    APPLICATION_ID,
+    REMOTE,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SOURCES,
+    migrate,
+    remote_table_column,
+)
 from games.core import (
     Action,
     BadOptions,
@@ -66,44 +75,11 @@ from games.core import (
 
 JOURNAL_NAME: Final = "journal.sqlite3"
 """The journal's file name in a table's state folder."""
-SOURCES: Final = ("camera", "button", "console", "simulation")
-"""Where an action came from."""
-
-APPLICATION_ID: Final = 0x436F6754
-"""``PRAGMA application_id`` of a cogtable journal ("CogT"): other databases are refused."""
-
-SCHEMA_VERSION: Final = 1
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 WAL_FORMAT: Final = 2
 """The database header's read/write version bytes (offsets 18 and 19) in WAL mode."""
 LARGEST_ID: Final = 2**63 - 1
 """SQLite's largest integer: no game id can be larger."""
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    profile TEXT,
-    started REAL NOT NULL,
-    finished REAL,
-    outcome TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    ply INTEGER NOT NULL CHECK (ply >= 1),
-    action TEXT NOT NULL,
-    source TEXT NOT NULL CHECK (source IN ('camera', 'button', 'console', 'simulation')),
-    time REAL NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS taken_back (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id),
-    ply INTEGER NOT NULL,
-    action TEXT NOT NULL
-);
-"""
 
 Loader = Callable[[str], GameModule]
 Replayer = Callable[[Record], State]
@@ -111,6 +87,21 @@ Replayer = Callable[[Record], State]
 
 class JournalError(UserError):
     """The journal cannot be opened, read or written; the message says why."""
+
+
+@dataclass(frozen=True)
+class MoveSource:
+    """Where a journaled move came from: how it was sensed, and for a move made at the other
+    table of a shared game (``source`` ``remote``), that table's id."""
+
+    source: str
+    table: str | None = None
+    """The other table's id (None: the move was made at this table)."""
+
+    @property
+    def remote(self) -> bool:
+        """The move was made at the other table."""
+        return self.table is not None
 
 
 @dataclass(frozen=True)
@@ -163,6 +154,8 @@ class Journal:
         self.replayer = replayer
         self.read_only = read_only
         self.writer_thread = threading.get_ident()
+        self.schema = SCHEMA_VERSION
+        """The schema of the file (a reader leaves an older one as it is and reads it)."""
         if read_only:
             _refuse_missing_or_empty(self.path)
         _refuse_foreign_file(self.path)
@@ -194,6 +187,7 @@ class Journal:
             application_id = connection.execute("PRAGMA application_id").fetchone()[0]
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        self.schema = version if tables else SCHEMA_VERSION
         if tables and application_id != APPLICATION_ID:
             raise JournalError(
                 f"{self.path} is an SQLite database of another program, not a journal"
@@ -212,6 +206,7 @@ class Journal:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("PRAGMA foreign_keys=ON")
+            migrate(connection, self.schema)
             connection.executescript(SCHEMA)
             for name, value in (
                 ("application_id", APPLICATION_ID),
@@ -219,6 +214,7 @@ class Journal:
             ):
                 if connection.execute(f"PRAGMA {name}").fetchone()[0] != value:
                     connection.execute(f"PRAGMA {name}={value}")
+        self.schema = SCHEMA_VERSION
 
     def _errors(self, doing: str) -> contextlib.AbstractContextManager[None]:
         return _sqlite_errors(self.path, doing)
@@ -346,6 +342,15 @@ class Journal:
                 f"game {game_id} in {self.path}, action {ply} cannot be read: {error}"
             ) from error
 
+    def sources(self, game_id: int) -> list[MoveSource]:
+        """Where each move of game ``game_id`` came from, in ply order."""
+        other = remote_table_column(self.schema)
+        with self._errors("read"):
+            rows = self.connection.execute(
+                f"SELECT source, {other} FROM actions WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+        return [MoveSource(str(source), table) for source, table in rows]
+
     def games(self, check: bool = False) -> list[GameSummary]:
         """Every game, oldest first, with its number of actions.
 
@@ -398,13 +403,17 @@ class Journal:
 
     # -- writing (the journaled game calls these) -----------------------------
 
-    def _append(self, game_id: int, ply: int, action: Action, source: str, state: State) -> None:
+    def _append(
+        self, game_id: int, ply: int, action: Action, source: MoveSource, state: State
+    ) -> None:
         """Commit one action (and the end of the game, if it ended) in one transaction."""
         outcome, now = state.outcome(), self.clock()
+        text = json.dumps(action.to_json())
         with self._errors("write to"), self._transaction():
             self.connection.execute(
-                "INSERT INTO actions (game_id, ply, action, source, time) VALUES (?, ?, ?, ?, ?)",
-                (game_id, ply, json.dumps(action.to_json()), source, now),
+                "INSERT INTO actions (game_id, ply, action, source, time, remote_table) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, text, source.source, now, source.table),
             )
             self.connection.execute("DELETE FROM taken_back WHERE game_id = ?", (game_id,))
             if outcome is not None:
@@ -442,8 +451,11 @@ class JournaledGame:
         self.id = game_id
         self.state = state
 
-    def apply(self, action: Action, source: str) -> list[Event]:
+    def apply(self, action: Action, source: str, table: str | None = None) -> list[Event]:
         """Check and apply ``action``, commit it to the journal, then return its events.
+
+        ``source`` is one of :data:`SOURCES`; ``remote`` (a move made at the
+        other table of a shared game) names that table as ``table``, and only it does.
 
         The action is tried on a clone, so the live state changes only once the
         journal holds the action: an illegal action raises
@@ -453,10 +465,13 @@ class JournaledGame:
         """
         if source not in SOURCES:
             raise ValueError(f"unknown action source {source!r}; expected one of {SOURCES}")
+        if (source == REMOTE) != bool(table):
+            raise ValueError(f"a {source} move with other table {table!r}: only remote has one")
         self.journal._check_thread()
         trial = self.state.clone()
         events = trial.apply(action)
-        self.journal._append(self.id, len(trial.history), action, source, trial)
+        origin = MoveSource(source, table or None)
+        self.journal._append(self.id, len(trial.history), action, origin, trial)
         self.state = trial
         return events
 

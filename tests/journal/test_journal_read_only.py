@@ -134,7 +134,7 @@ def test_a_reader_sees_the_wal_a_killed_writer_left(state_dir: Path) -> None:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA wal_autocheckpoint=0")
     connection.execute(
-        "INSERT INTO actions VALUES (1, 3, ?, 'camera', 1.0)",
+        "INSERT INTO actions (game_id, ply, action, source, time) VALUES (1, 3, ?, 'camera', 1.0)",
         (json.dumps(Place(peg_at(8, 1), player=0).to_json()),),
     )
     copies = {name: (state_dir / name).read_bytes() for name in sorted(_names(state_dir))}
