@@ -43,7 +43,7 @@ from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
 from cogtable.tables.cog.parts import (
     BOARD,
     PIECE_COLOURS,
-    is_cell,
+    Cell,
     laid_out,
     mat_name,
     part_layouts,
@@ -167,7 +167,7 @@ def _free(state: CogState, base: dict[Spot, str]) -> dict[Spot, tuple[str, ...]]
             allowed = {EMPTY, WILD, STAR, here, *(bag if place == drawn else ())}
         elif place.startswith("star"):
             allowed = {EMPTY, STAR}
-        elif is_cell(place):
+        elif Cell.of(place) is not None:
             allowed = {EMPTY, WILD, here, *(_reserve_letters(state, part) if not here else ())}
         else:
             drawn_here = bag if _draws_into(state, part) else ()

@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.cog.edition import Edition
 from games.cog.layout import EDGE_SLOTS, Layout, Point
@@ -46,14 +47,25 @@ def mat_name(player: int) -> str:
     return f"mat{player + 1}"
 
 
-def cell_name(row: int, col: int) -> str:
-    """A mat grid cell's place name from its 0-based row and column: ``r1c1``."""
-    return f"r{row + 1}c{col + 1}"
+class Cell(NamedTuple):
+    """A mat grid cell, 0-based as the game counts it (a ``(row, col)`` key of its grid).
 
+    Its place name counts from 1: ``Cell(2, 3).name == "r3c4"``; :meth:`of` reads one back.
+    """
 
-def is_cell(name: str) -> bool:
-    """Whether a mat place name is a grid cell (``r3c4``)."""
-    return CELL.fullmatch(name) is not None
+    row: int
+    col: int
+
+    @property
+    def name(self) -> str:
+        """The cell's place name on the printed mat: ``r1c1`` for ``Cell(0, 0)``."""
+        return f"r{self.row + 1}c{self.col + 1}"
+
+    @classmethod
+    def of(cls, name: str) -> Cell | None:
+        """The cell a mat place name names (``r3c4``); None for any other place."""
+        match = CELL.fullmatch(name)
+        return None if match is None else cls(int(match[1]) - 1, int(match[2]) - 1)
 
 
 def cog_space(edge: str, slot: int) -> str:
@@ -127,7 +139,7 @@ def mat_part(layout: Layout, player: int) -> PartLayout:
     """Player ``player``'s mat: the grid cells, the reserve and the star places."""
     mat = layout.mat
     places = [
-        _square(cell_name(row, col), "tile", mat.cell_centre(row, col), mat.cell)
+        _square(Cell(row, col).name, "tile", mat.cell_centre(row, col), mat.cell)
         for row in range(mat.rows)
         for col in range(mat.cols)
     ]
@@ -163,11 +175,11 @@ def expected_view(state: CogState) -> dict[str, dict[str, str]]:
     view = {BOARD: _board_view(state)}
     for player, mat in enumerate(state.mats):
         cells = {
-            cell_name(row, col): EMPTY
+            Cell(row, col).name: EMPTY
             for row in range(mat.grid.rows)
             for col in range(mat.grid.cols)
         }
-        cells.update({cell_name(*cell): tile_label(tile) for cell, tile in mat.grid.tiles.items()})
+        cells.update({Cell(*cell).name: tile_label(tile) for cell, tile in mat.grid.tiles.items()})
         view[mat_name(player)] = cells
     return view
 
@@ -180,7 +192,7 @@ def expected_contents(state: CogState, player: int) -> MatContents:
 
 def seen_contents(part: Mapping[str, str]) -> MatContents:
     """The reserve and stars a mat reading shows (star tokens anywhere off the grid count)."""
-    labels = [label for name, label in part.items() if not is_cell(name)]
+    labels = [label for name, label in part.items() if Cell.of(name) is None]
     tiles = [label for name, label in part.items() if name.startswith("reserve") and label]
     stars = sum(1 for label in labels if label == STAR)
     return MatContents(Counter(label for label in tiles if label != STAR), stars)

@@ -14,11 +14,10 @@ from collections.abc import Mapping, Sequence
 
 from cogtable.tables.base import Verdict
 from cogtable.tables.cog.parts import (
+    Cell,
     Observation,
-    cell_name,
     expected_contents,
     expected_view,
-    is_cell,
     mat_name,
     seen_contents,
 )
@@ -93,26 +92,23 @@ def word(state: CogState, seen: Observation, player: int) -> Verdict | None:
     """
     expected = expected_view(state)[mat_name(player)]
     mat = seen[mat_name(player)]
-    cells = [name for name in expected if is_cell(name)]
-    added = [name for name in cells if mat.get(name, EMPTY) and not expected[name]]
-    removed = [name for name in cells if expected[name] and not mat.get(name, EMPTY)]
+    cells = [cell for cell in map(Cell.of, expected) if cell is not None]
+    added = [cell for cell in cells if mat.get(cell.name, EMPTY) and not expected[cell.name]]
+    removed = [cell for cell in cells if expected[cell.name] and not mat.get(cell.name, EMPTY)]
     changed = [
-        name
-        for name in cells
-        if expected[name] and mat.get(name, EMPTY) and mat[name] != expected[name]
+        cell.name
+        for cell in cells
+        if expected[cell.name]
+        and mat.get(cell.name, EMPTY)
+        and mat[cell.name] != expected[cell.name]
     ]
     if changed:
         return _word_refused(state, player, f"{_cells(changed)} changed: put the tiles back")
     if added and not removed and state.phase == "construct":
-        return _new_word(state, seen, player, [_cell_of(name) for name in added])
+        return _new_word(state, seen, player, added)
     if removed and not added:
-        return _deconstruction(state, player, {_cell_of(name) for name in removed})
+        return _deconstruction(state, player, set(removed))
     return None
-
-
-def _cell_of(name: str) -> tuple[int, int]:
-    row, col = name[1:].split("c")
-    return int(row) - 1, int(col) - 1
 
 
 def _cells(names: Sequence[str]) -> str:
@@ -131,14 +127,12 @@ def _word_refused(
     )
 
 
-def _new_word(
-    state: CogState, seen: Observation, player: int, added: list[tuple[int, int]]
-) -> Verdict:
+def _new_word(state: CogState, seen: Observation, player: int, added: list[Cell]) -> Verdict:
     """The permitted words the new tiles and the grid's tiles spell in one line."""
     line = line_through(_seen_cells(seen, player), added)
     if line is None:
         return _word_refused(
-            state, player, f"{_cells([cell_name(*c) for c in added])} are not in one row or column"
+            state, player, f"{_cells([cell.name for cell in added])} are not in one row or column"
         )
     candidates = state.words_from_tiles(player, line)
     if not candidates:
@@ -157,14 +151,11 @@ def _new_word(
     return verdicts[0]
 
 
-def _seen_cells(seen: Observation, player: int) -> dict[tuple[int, int], str | None]:
+def _seen_cells(seen: Observation, player: int) -> dict[Cell, str | None]:
     """The grid cells of ``player``'s mat that hold a tile: its letter, None face down."""
     mat = seen[mat_name(player)]
-    return {
-        _cell_of(name): None if label == WILD else label
-        for name, label in mat.items()
-        if is_cell(name) and label
-    }
+    cells = {Cell.of(name): label for name, label in mat.items() if label}
+    return {cell: None if label == WILD else label for cell, label in cells.items() if cell}
 
 
 def _try_word(state: CogState, seen: Observation, player: int, action: Action) -> Verdict:
@@ -196,10 +187,10 @@ def _tiles(tiles: Counter[str]) -> str:
     return " ".join(sorted(tiles.elements()))
 
 
-def _deconstruction(state: CogState, player: int, removed: set[tuple[int, int]]) -> Verdict | None:
+def _deconstruction(state: CogState, player: int, removed: set[Cell]) -> Verdict | None:
     """Tiles taken off the grid: the word whose removal leaves exactly that."""
     placed = state.mats[player].grid.word_emptying(removed)
     if placed is not None:
         return try_action(state, Deconstruct(player=player, word=placed.word))
-    names = [cell_name(*cell) for cell in sorted(removed)]
+    names = [cell.name for cell in sorted(removed)]
     return _word_refused(state, player, f"{_cells(names)} taken off: that is no whole word")
