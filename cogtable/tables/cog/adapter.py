@@ -60,6 +60,7 @@ from cogtable.tables.cog.parts import (
     expected_contents,
     expected_view,
     mat_name,
+    mat_player,
     part_layouts,
     seen_contents,
 )
@@ -464,7 +465,8 @@ def _pawn_words(state: CogState, seen: Observation, place: str, want: str, have:
 
 
 def _contents_words(state: CogState, seen: Observation, part: str) -> str:
-    player = int(part[3:]) - 1
+    player = mat_player(part)
+    assert player is not None, part
     held, want = seen_contents(seen[part]), expected_contents(state, player)
     parts = []
     if held.reserve != want.reserve:

@@ -46,6 +46,7 @@ from cogtable.tables.cog.parts import (
     Cell,
     laid_out,
     mat_name,
+    mat_player,
     part_layouts,
 )
 from games.cog.actions import TakeCard, TakeDie, TakeLetters, TakeTurnOrder
@@ -219,7 +220,7 @@ def _bag_letters(state: CogState) -> set[str]:
 
 def _reserve_letters(state: CogState, part: str) -> set[str]:
     """The letters ``part``'s player holds in the reserve (a face-down tile's letter too)."""
-    player = int(part.removeprefix("mat")) - 1
-    if player >= state.num_players:
+    player = mat_player(part)
+    if player is None or player >= state.num_players:
         return set()
     return {tile.upper() for tile in state.mats[player].reserve if tile}

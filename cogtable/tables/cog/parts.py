@@ -42,9 +42,18 @@ Observation = Mapping[str, Mapping[str, str]]
 """A settled reading of the table: part name -> place name -> label."""
 
 
+MAT = re.compile(r"mat(\d+)")
+
+
 def mat_name(player: int) -> str:
     """The part name of ``player``'s (0-based) mat: ``mat1``..``mat4``."""
     return f"mat{player + 1}"
+
+
+def mat_player(part: str) -> int | None:
+    """The 0-based player whose mat ``part`` is (``mat1``: 0); None for any other part."""
+    match = MAT.fullmatch(part)
+    return None if match is None else int(match[1]) - 1
 
 
 class Cell(NamedTuple):
