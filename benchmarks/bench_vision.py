@@ -59,20 +59,12 @@ from vision.peg_disk.scene_conditions import (
     FrameSet,
     calibration_scene,
     look_of,
+    random_position,
 )
 from vision.peg_disk.settle import SettlingFilter
 
 SEEDS = 900_000
 SIZES = ((640, 480), (1280, 720), (1920, 1080))
-
-
-def random_position(rng: np.random.Generator) -> Position:
-    position = start_position()
-    fill = rng.uniform(0.1, 0.8)
-    for peg in PEGS:
-        if position[peg] is None and rng.random() < fill:
-            position[peg] = str(rng.choice(LABELS))
-    return position
 
 
 def speed(renderer: Renderer, reader_for, size: tuple[int, int], frames: int) -> float:
