@@ -57,6 +57,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -111,6 +112,17 @@ class Explanation:
     def position(self, base: Mapping[Place, Label]) -> dict[Place, Label]:
         """Every place's expected class."""
         return {**base, **self.changes}
+
+
+IN_SYNC = Explanation(ExplanationKind.UNCHANGED, MappingProxyType({}), "in sync")
+"""Nothing happened since the game's position: the first explanation of every game."""
+
+
+def taken_back(base: Mapping[Place, Label], earlier: Mapping[Place, Label]) -> Explanation:
+    """The last move taken back: the board as it was before it (``earlier``), as changes from
+    ``base``."""
+    changes = {place: label for place, label in earlier.items() if base.get(place) != label}
+    return Explanation(ExplanationKind.TAKE_BACK, changes, "the last move taken back")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,13 @@ from __future__ import annotations
 
 import functools
 
-from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
+from cogtable.commit_decision import (
+    IN_SYNC,
+    Explanation,
+    ExplanationKind,
+    Explanations,
+    taken_back,
+)
 from cogtable.tables.cog.parts import (
     BOARD,
     PIECE_COLOURS,
@@ -87,11 +93,9 @@ def position_of(state: CogState) -> dict[Spot, str]:
 def explanations(state: CogState, before: CogState | None) -> Explanations:
     """The positions the table may show next (see the module docstring)."""
     base = position_of(state)
-    options = [Explanation(ExplanationKind.UNCHANGED, {}, "in sync")]
+    options = [IN_SYNC]
     if before is not None:
-        earlier = position_of(before)
-        changes = {spot: label for spot, label in earlier.items() if base.get(spot) != label}
-        options.append(Explanation(ExplanationKind.TAKE_BACK, changes, "the last move taken back"))
+        options.append(taken_back(base, position_of(before)))
     if not state.is_over():
         options += _successors(state, base)
         options += _stray_cogs(state, base, options)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 
-from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
+from cogtable.commit_decision import IN_SYNC, Explanation, ExplanationKind, Explanations
 from cogtable.tables.card_zones import ZoneSeen
 from cogtable.tables.commissars.cards import (
     CardSeen,
@@ -80,7 +80,7 @@ def explanations(
 ) -> Explanations:
     """The positions the mat may show next, from ``position`` (see the module docstring)."""
     zones = _Zones(state, mat, position)
-    options = [Explanation(ExplanationKind.UNCHANGED, {}, "in sync")]
+    options = [IN_SYNC]
     if before is not None and state.history:
         options += _taken_back(state, before, zones)
     if not state.is_over():

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
+from cogtable.commit_decision import IN_SYNC, Explanations
 from cogtable.tables.card_zones import ZoneSeen
 from cogtable.tables.cookie.cards import role_tags, set_tags, tags_of
 from cogtable.tables.cookie.layout import CookieLayout, expected_layout
@@ -73,8 +73,7 @@ def explanations(
         else:
             continue
         free[zone.name] = _labels(base[zone.name], come, backs)
-    unchanged = Explanation(ExplanationKind.UNCHANGED, {}, "in sync")
-    return Explanations(base, (unchanged,), free)
+    return Explanations(base, (IN_SYNC,), free)
 
 
 def _labels(shown: Label, come: Iterable[int], backs: Iterable[int]) -> tuple[Label, ...]:

@@ -18,7 +18,13 @@ Anything else (two cogs at once, a cog knocked off) is left to the decision's
 
 from __future__ import annotations
 
-from cogtable.commit_decision import Explanation, ExplanationKind, Explanations
+from cogtable.commit_decision import (
+    IN_SYNC,
+    Explanation,
+    ExplanationKind,
+    Explanations,
+    taken_back,
+)
 from games.kogworks import BASES, TOP, KogworksState, Move, Place, peg_at
 from games.kogworks.board import ROWS
 
@@ -44,11 +50,9 @@ def position_of(state: KogworksState) -> dict[Spot, str | None]:
 def explanations(state: KogworksState, before: KogworksState | None) -> Explanations:
     """The positions the disk may show next (see the module docstring)."""
     base = position_of(state)
-    options = [Explanation(ExplanationKind.UNCHANGED, {}, "in sync")]
+    options = [IN_SYNC]
     if before is not None:
-        earlier = position_of(before)
-        changes = {spot: colour for spot, colour in earlier.items() if base[spot] != colour}
-        options.append(Explanation(ExplanationKind.TAKE_BACK, changes, "the last move taken back"))
+        options.append(taken_back(base, position_of(before)))
     if not state.is_over():
         options += _moves(state, base)
     return Explanations(base, tuple(options))
