@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cogtable.inputs import Input, PartStatus, Shutdown
+from cogtable.table_status import TableStatus
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
@@ -36,8 +37,8 @@ class Table(Protocol):
     def tick(self, now: float) -> None:
         """Called when no input came for a tick: time-outs and animations."""
 
-    def status(self) -> dict[str, Any]:
-        """What ``cogtable status`` shows: game, turn, and so on (JSON-ready)."""
+    def status(self) -> TableStatus:
+        """What ``cogtable status`` shows: game, turn, and so on."""
 
     def pause(self) -> None:
         """Show the paused pattern and close the journal cleanly (shutdown)."""
@@ -114,7 +115,7 @@ class Controller:
     def status(self) -> dict[str, Any]:
         """The table's status with the parts and the last error added."""
         return {
-            **self.table.status(),
+            **self.table.status().to_json(),
             "parts": dict(self.state.parts),
             "last_error": self.state.last_error,
         }

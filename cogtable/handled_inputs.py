@@ -11,10 +11,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
 from cogtable.inputs import Input
 from cogtable.table import GameTable
+from cogtable.table_status import TableStatus
 
 
 class HandledLog:
@@ -72,7 +72,7 @@ class ObservedTable:
         """Pass the idle tick on."""
         self.table.tick(now)
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> TableStatus:
         """The table's status."""
         return self.table.status()
 

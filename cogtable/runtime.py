@@ -51,7 +51,9 @@ from cogtable.sights.cards import CardsSight
 from cogtable.sights.parts import PartsSight
 from cogtable.sights.peg_disk import PegSight
 from cogtable.table import GameTable
+from cogtable.table_status import TableStatus
 from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, CameraRegion
+from cogtable.waits import WaitKind
 from firmware_bridge import link as pico
 from firmware_bridge.simulator import Simulator, SimulatorError
 from hardware.buttons import ButtonEvent, TableButtons, pin_factory_for
@@ -232,7 +234,7 @@ class Runtime:
         """
         known = self.controller.state
         return {
-            **self.table.published,
+            **self.table.published.to_json(),
             "parts": dict(known.parts),
             "last_error": known.last_error,
         }
@@ -279,9 +281,9 @@ class Runtime:
     def _ever_connected(self) -> bool:
         return self.link is not None and self.link.info is not None
 
-    def shown_status(self) -> dict[str, Any]:
+    def shown_status(self) -> TableStatus:
         """The table's status as its screen last showed it (safe from any thread)."""
-        return dict(self.table.published)
+        return self.table.published
 
     def stuck_words(self) -> str:
         """What the table waits for, as it says so itself (a run that gave up).
@@ -292,17 +294,17 @@ class Runtime:
         died; what it sees; how to put it right.
         """
         status = self.shown_status()
-        asks = [f"{ask['purpose']} ({ask['route']})" for ask in status.get("waiting_for", [])]
+        asks = [f"{ask['purpose']} ({ask['route']})" for ask in status.waiting_for]
         clues = [f"the table waits for {', '.join(asks)}"] if asks else []
-        if status.get("waiting"):
-            clues.append(f"the camera: {status['waiting']}")
-        wait = status.get("wait")
-        if wait:
+        if status.waiting:
+            clues.append(f"the camera: {status.waiting}")
+        wait = status.wait
+        if wait is not None:
             clues.append(
-                f"for {wait['seconds']:.0f} s it expected {wait['expected']},"
-                f" sees {wait['seen']}; to go on: {wait['remedy']}"
+                f"for {wait.seconds:.0f} s it expected {wait.expected},"
+                f" sees {wait.seen}; to go on: {wait.remedy}"
             )
-        said = wait and wait["kind"] == "pico"
+        said = wait is not None and wait.kind is WaitKind.PICO
         if not said and self.link is not None and self.link.status != pico.Status.CONNECTED:
             clues.append(f"the Pico link is {self.link.status.value}")
         return "; ".join(clues)

@@ -32,12 +32,13 @@ from cogtable.inputs import (
     RemoteRecord,
     RemoteStopped,
 )
-from cogtable.journal import Journal, JournaledGame, JournalError
+from cogtable.journal import REMOTE, Journal, JournaledGame, JournalError
 from cogtable.reading_plan import PlanPost
 from cogtable.sensing import Asked, KeyBook, open_requests
 from cogtable.sensors import Sensors
-from cogtable.table_display import TableDisplay, turn_words
+from cogtable.table_display import TableDisplay
 from cogtable.table_remote import RemoteGame, RemotePlay
+from cogtable.table_status import TableStatus
 from cogtable.tables import adapter_for
 from cogtable.tables.base import (
     RGB,
@@ -135,7 +136,7 @@ class GameTable(TableDisplay, RemotePlay):
         """What the camera may see next (:meth:`TableAdapter.explanations`), as last published:
         the camera thread reads it, the controller thread replaces it."""
         self._explained: tuple[Any, ...] | None = None
-        self.published: dict[str, Any] = {}
+        self.published = TableStatus()
         """The status as last shown: what a person reads off the screen (any thread may read it)."""
         self.plans = PlanPost()
         """What the camera thread reads now (:class:`ReadingPlan`), published after each change:
@@ -216,32 +217,6 @@ class GameTable(TableDisplay, RemotePlay):
             self.show(now)
         if self.wait is not None or self._due_wait(self.asking(), now) is not None:
             self.show(now)  # a wait is said once it has lasted, and how long it has lasted
-
-    def status(self, asked: list[Asked] | None = None) -> dict[str, Any]:
-        """Game, turn, sync, what the table waits for and the last thing it said."""
-        state = self.state
-        outcome = state.outcome()
-        acting = self.adapter.waited_for(state)
-        asked = self.asking() if asked is None else asked
-        return {
-            "game": self.game_name,
-            "game_id": self.game.id,
-            "options": dict(state.options),
-            "seed": state.seed,
-            "ply": len(state.history),
-            "turn": turn_words(state, acting),
-            "in_sync": self.view.synced,
-            "waiting": self.view.waiting,
-            "waiting_for": [ask.to_json() for ask in asked],
-            "asking": "; ".join(ask.question(state) for ask in asked),
-            "camera": self.adapter.camera_note,
-            "last": self.view.last,
-            "message": self.view.message or self.view.verdict.reason,
-            "verdict": self.view.verdict.kind,
-            "outcome": outcome.to_json() if outcome else None,
-            "wait": self.wait.to_json(self.clock()) if self.wait is not None else None,
-            "stopped": self.remote.stopped,
-        }
 
     def pause(self) -> None:
         """Leave the LEDs in the paused pattern and close the journal."""
@@ -477,7 +452,7 @@ class GameTable(TableDisplay, RemotePlay):
         previous = self.state
         chance = previous.chance_request() if action.player == CHANCE else None
         try:
-            events = self.game.apply(action, source)
+            events = self.game.apply(action, source, table=from_table if source == REMOTE else None)
         except IllegalAction as error:
             self.view.message = f"{action.safe_notation()} not applied: {error}"
             log.warning("%s", self.view.message)

@@ -8,10 +8,11 @@ every input, in the controller thread.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cogtable.reading_plan import ReadingPlan
 from cogtable.sensing import Asked
+from cogtable.table_status import ShownWait, TableStatus
 from cogtable.tables.base import AMBER, WHITE, Scene, SeatSummaries, paused_frame
 from cogtable.waits import TableFacts, Wait, waits_of
 from games.core import CHANCE, State
@@ -25,7 +26,7 @@ class TableDisplay:
     """How a :class:`~cogtable.table.GameTable` shows what it knows (LEDs, screen, status)."""
 
     wait: Wait | None
-    published: dict[str, Any]
+    published: TableStatus
 
     def scene(self, asked: list[Asked] | None = None) -> Scene:
         """What the adapter draws beyond the state: verdict, requests, flash, last event."""
@@ -58,6 +59,32 @@ class TableDisplay:
                 leds.set("seats", seat, AMBER, blink(1.0))
         return leds
 
+    def status(self, asked: list[Asked] | None = None) -> TableStatus:
+        """Game, turn, sync, what the table waits for and the last thing it said."""
+        state = self.state
+        outcome = state.outcome()
+        acting = self.adapter.waited_for(state)
+        asked = self.asking() if asked is None else asked
+        return TableStatus(
+            game=self.game_name,
+            game_id=self.game.id,
+            options=dict(state.options),
+            seed=state.seed,
+            ply=len(state.history),
+            turn=turn_words(state, acting),
+            in_sync=self.view.synced,
+            waiting=self.view.waiting,
+            waiting_for=tuple(ask.to_json() for ask in asked),
+            asking="; ".join(ask.question(state) for ask in asked),
+            camera=self.adapter.camera_note,
+            last=self.view.last,
+            message=self.view.message or self.view.verdict.reason,
+            verdict=self.view.verdict.kind,
+            outcome=outcome.to_json() if outcome else None,
+            wait=ShownWait.of(self.wait, self.clock()) if self.wait is not None else None,
+            stopped=self.remote.stopped,
+        )
+
     def show(self, now: float) -> None:
         """Send the current frame to the renderer (and the screen); publish the status and
         what the camera may see next."""
@@ -76,8 +103,10 @@ class TableDisplay:
 
     def _explain(self) -> None:
         """Publish the adapter's explanations of the board to come (the camera thread reads
-        :attr:`explanations`), computed again only when the game or the position changed."""
-        key = (self.game.id, id(self.state), len(self.state.history), id(self.before))
+        :attr:`explanations`), computed again only when the game, the position or the reading
+        committed changed (a card kit's explanations start from the mat as last judged)."""
+        seen = id(self.seen)
+        key = (self.game.id, id(self.state), len(self.state.history), id(self.before), seen)
         if key != self._explained:
             self._explained = key
             self.explanations = self.adapter.explanations(self.state, self.before)

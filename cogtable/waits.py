@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
 
 from cogtable.sensing import Asked
 from cogtable.tables.base import Verdict
@@ -80,16 +79,6 @@ class Wait:
             f"  sees: {self.seen}",
             f"  to go on: {self.remedy}",
         ]
-
-    def to_json(self, now: float) -> dict[str, Any]:
-        """JSON-ready for the status file."""
-        return {
-            "kind": self.kind.value,
-            "seconds": round(self.seconds(now), 1),
-            "expected": self.expected,
-            "seen": self.seen,
-            "remedy": self.remedy,
-        }
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ class WaitForOtherTable:
         """Once a frame."""
         if self.fired:
             return
-        stopped = self.runtime.shown_status().get("stopped")
+        stopped = self.runtime.shown_status().stopped
         if stopped:
             self._stop(f"the shared game stopped: {stopped}")
             return

@@ -36,6 +36,7 @@ from cogtable.fleet.settings import FleetSettings
 from cogtable.fleet.topics import ROOT
 from cogtable.inputs import Input, RemotePartner, RemoteRecord, RemoteStopped
 from cogtable.journal import JOURNAL_NAME, Journal, JournalError
+from cogtable.table_status import TableStatus
 from hardware.broker import ID_EXPECTED, BrokerUrl, parse_broker_url
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class SharedTable(Protocol):
     def put(self, item: Input) -> None:
         """Queue an input for the controller (any thread)."""
 
-    def shown_status(self) -> dict[str, Any]:
+    def shown_status(self) -> TableStatus:
         """The status as the table last showed it (any thread)."""
 
 
@@ -211,20 +212,15 @@ class RemoteSeats:
     def _payload(self) -> bytes | None:
         """This table's record as a message (read again from the journal when the status moved)."""
         status = self.table.shown_status()
-        game_id = status.get("game_id")
-        if not isinstance(game_id, int):
+        game_id = status.game_id
+        if game_id is None:
             return None
-        key = (game_id, status.get("ply"), status.get("last"), status.get("stopped"))
+        key = (game_id, status.ply, status.last, status.stopped)
         if key != self.read_at or self.record is None:
             actions = self._actions(game_id)
             if actions is None:
                 return None
-            self.record = Record(
-                str(status.get("game")),
-                actions,
-                status.get("outcome") is not None,
-                str(status.get("stopped") or ""),
-            )
+            self.record = Record(status.game, actions, status.outcome is not None, status.stopped)
             self.read_at = key
         return self.record.payload(self.settings.table, self.seats)
 

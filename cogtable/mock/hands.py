@@ -46,8 +46,12 @@ class Hands:
         return self.runtime.visible_frame()
 
     def shown_status(self) -> dict[str, Any]:
-        """The table's status as its screen last showed it."""
-        return self.runtime.shown_status()
+        """The table's status as its screen last showed it, read as the status file gives it.
+
+        The people read it as a person reads the status file (JSON), not the
+        referee's own types.
+        """
+        return self.runtime.shown_status().to_json()
 
     def game_record(self) -> Record | None:
         """The game in progress as the table journaled it (what its screen and web view show).

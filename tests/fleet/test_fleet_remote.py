@@ -25,6 +25,7 @@ from cogtable.fleet.settings import FleetSettings
 from cogtable.inputs import BoardSettled, Input
 from cogtable.journal import JOURNAL_NAME, Journal
 from cogtable.table import GameTable
+from cogtable.table_status import TableStatus
 from cogtable.tables.kogworks import adapter
 from games.kogworks import Place, new_game, peg_at
 from games.kogworks.board import ROW_COL
@@ -60,8 +61,8 @@ class Table:
     def put(self, item: Input) -> None:
         self.inputs.put(item)
 
-    def shown_status(self) -> dict[str, Any]:
-        return dict(self.table.published)
+    def shown_status(self) -> TableStatus:
+        return self.table.published
 
     def connect(self, broker: Mosquitto, other: str, here: int) -> None:
         """Play seat ``here`` (0-based) with table ``other`` over ``broker``."""
@@ -134,11 +135,11 @@ def test_the_opponents_move_arrives_and_must_be_carried_out(
     assert blue.actions() == red.actions()
     assert blue.table.view.verdict.kind == "carry-out"
     blue.board({**START, peg_at(8, 1): "red"})  # another legal placement
-    assert blue.table.status()["message"].startswith("not your opponent's move")
+    assert blue.table.status().message.startswith("not your opponent's move")
     blue.board({**ONE, peg_at(5, 2): "blue"})
     assert len(blue.actions()) == 1, "no move before the board matches"
     blue.board(ONE)
-    assert blue.table.status()["in_sync"] is True
+    assert blue.table.status().in_sync is True
     blue.board({**ONE, peg_at(5, 2): "blue"})
     until(tables, lambda: len(red.actions()) == 2, "red journals blue's reply")
     assert red.actions() == blue.actions()
@@ -180,11 +181,11 @@ def test_a_disagreement_stops_both_tables_with_the_reason(
     red.connect(broker, "t2", 0)
     until(
         tables,
-        lambda: bool(red.table.status()["stopped"] and blue.table.status()["stopped"]),
+        lambda: bool(red.table.status().stopped and blue.table.status().stopped),
         "both tables stop",
     )
     for table in tables:  # each finds it, or hears it from the other: the same reason
-        assert "the tables disagree at move 1: " in table.table.status()["stopped"]
+        assert "the tables disagree at move 1: " in table.table.status().stopped
     before = len(blue.actions())
     blue.board({**START, peg_at(8, 1): "red", peg_at(5, 2): "blue"})
     assert len(blue.actions()) == before, "a stopped table takes no move"

@@ -62,7 +62,7 @@ def test_the_cookie_roles_and_a_card_laid_face_down_publish_nothing_different(
         for role in roles:
             answer(table, role)
         answer(table, table.asking()[0].request.options[card].label)
-        StatusWriter(folder, table.status)(force=True)
+        StatusWriter(folder, table.status().to_json)(force=True)
         states.append(table.state)
         messages.append(published(broker, folder, name, len(table.state.history)))
     assert states[0].view(0)["role"] != states[1].view(0)["role"]
@@ -80,7 +80,7 @@ def test_a_commissars_hand_publishes_nothing_different(broker: Mosquitto, tmp_pa
         table = table_in(folder, GameChoice("commissars", {"players": 2}), Sensors())
         card = table.asking()[0].request.labels()[which]
         answer(table, card)
-        StatusWriter(folder, table.status)(force=True)
+        StatusWriter(folder, table.status().to_json)(force=True)
         assert card in table.state.view(0)["hand"]
         messages.append(published(broker, folder, f"c{which + 1}", 1))
     assert messages[0] == messages[1]

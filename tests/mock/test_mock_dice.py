@@ -194,15 +194,15 @@ def test_an_answer_left_by_cogtable_answer_reaches_the_running_table(tmp_path: P
 
     def post_and_wait(hands: Hands) -> int:
         runtime = hands.runtime
-        key = runtime.shown_status()["waiting_for"][0]["key"]
+        key = runtime.shown_status().waiting_for[0]["key"]
         Inbox(runtime.state_dir).post(ConsoleCommand("5", None, key))
         Inbox(runtime.state_dir).post(ConsoleCommand("5", None, key))  # the same answer twice
         deadline = 200
-        while runtime.shown_status()["ply"] == 0 and deadline:
+        while runtime.shown_status().ply == 0 and deadline:
             time.sleep(0.02)
             deadline -= 1
         time.sleep(0.6)  # long enough for the second copy to be taken too
-        return int(runtime.shown_status()["ply"])
+        return int(runtime.shown_status().ply)
 
     assert run_steps(tmp_path, [post_and_wait]) == [1]
     with Journal(tmp_path / JOURNAL_NAME) as journal:

@@ -7,6 +7,7 @@ from typing import Any
 
 from cogtable.controller import Controller
 from cogtable.inputs import ButtonPressed, ConsoleCommand, Input, PartStatus, Shutdown
+from cogtable.table_status import TableStatus
 
 
 class RecordingTable:
@@ -25,8 +26,8 @@ class RecordingTable:
     def tick(self, now: float) -> None:
         self.ticks += 1
 
-    def status(self) -> dict[str, Any]:
-        return {"game": "toy", "handled": len(self.handled)}
+    def status(self) -> TableStatus:
+        return TableStatus(game="toy", ply=len(self.handled))
 
     def pause(self) -> None:
         self.paused = True

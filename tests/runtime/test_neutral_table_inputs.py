@@ -52,7 +52,7 @@ def answer(table: GameTable, rng: random.Random, now: float) -> None:
     else:
         text = next(o.label for o in asked.request.options if o.action == action)
         table.handle(ConsoleCommand(text, answers=asked.key), now)
-    assert table.state.history[-1] == action, table.status()["message"]
+    assert table.state.history[-1] == action, table.status().message
 
 
 def to_player_choice(table: GameTable, rng: random.Random) -> Asked:
@@ -70,7 +70,7 @@ def to_player_choice(table: GameTable, rng: random.Random) -> Asked:
 
 def unchanged(table: GameTable, before: list[object], ply: int) -> None:
     assert journaled(table) == before, "a refused input was journaled"
-    assert len(table.state.history) == ply == table.status()["ply"]
+    assert len(table.state.history) == ply == table.status().ply
 
 
 # -- dice --------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def test_a_roll_answers_the_open_die_request_once(tmp_path: Path) -> None:
     assert only(table).request.kind == "draw", "the goal die is followed by letters"
     table.handle(DiceRolled(0, 2), 2.0)  # rolled again: nothing asks for a die now
     assert journaled(table) == [RollDie(4, player=CHANCE)]
-    assert "not waiting for a roll" in table.status()["message"]
+    assert "not waiting for a roll" in table.status().message
 
 
 def test_every_roll_of_a_whole_game_counts_exactly_when_a_die_is_asked(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ def test_a_face_the_die_cannot_show_is_refused(tmp_path: Path) -> None:
     for value in (0, 7, -3):
         table.handle(DiceRolled(0, value), 1.0)
         unchanged(table, [], 0)
-        assert f"shows {value}" in table.status()["message"]
+        assert f"shows {value}" in table.status().message
     table.handle(DiceRolled(0, 6), 2.0)
     assert journaled(table) == [RollDie(6, player=CHANCE)]
 
@@ -147,7 +147,7 @@ def test_an_answer_to_a_question_no_longer_asked_changes_nothing(tmp_path: Path)
     before = journaled(table)
     table.handle(ConsoleCommand("5", answers=die_key), 2.0)
     unchanged(table, before, 1)
-    assert "no longer asked" in table.status()["message"]
+    assert "no longer asked" in table.status().message
     letter_key = only(table).key
     table.handle(ConsoleCommand("E", answers=letter_key), 3.0)
     assert journaled(table)[-1] == DrawLetter("E", player=CHANCE)
@@ -166,7 +166,7 @@ def test_a_letter_the_bag_cannot_give_is_refused_with_the_choices(tmp_path: Path
     for typed in ("J", "7", "jj", "?"):
         table.handle(ConsoleCommand(typed, answers=only(table).key), 3.0)
         unchanged(table, before, 2)
-        message = table.status()["message"]
+        message = table.status().message
         assert f"{typed!r} is not possible for centre square 2" in message
         assert "\n" not in message
     table.handle(ConsoleCommand("  q ", answers=only(table).key), 4.0)
@@ -183,7 +183,7 @@ def test_a_choice_typed_for_the_wrong_seat_is_refused(tmp_path: Path) -> None:
     before, ply = journaled(table), len(table.state.history)
     table.handle(ConsoleCommand(label, seat=other, answers=asked.key), 1.0)
     unchanged(table, before, ply)
-    assert "not a legal choice for" in table.status()["message"]
+    assert "not a legal choice for" in table.status().message
     table.handle(ConsoleCommand(label, seat=other), 2.0)
     unchanged(table, before, ply)
     table.handle(ConsoleCommand("no such move", seat=player, answers=asked.key), 3.0)
@@ -203,7 +203,7 @@ def test_a_seat_button_out_of_turn_is_refused(tmp_path: Path) -> None:
         table.handle(ButtonPressed(button, seat=seat), 1.0)  # type: ignore[arg-type]
         unchanged(table, before, ply)
         name = table.state.player_name(seat)
-        assert f"nothing for {name} to {button}" in table.status()["message"]
+        assert f"nothing for {name} to {button}" in table.status().message
 
 
 def test_a_seat_with_no_player_in_this_game_is_refused_not_a_crash(tmp_path: Path) -> None:
@@ -220,7 +220,7 @@ def test_a_seat_with_no_player_in_this_game_is_refused_not_a_crash(tmp_path: Pat
     ):
         table.handle(item, 1.0)  # the controller logs a crash here and shows nothing new
         unchanged(table, before, ply)
-        assert table.status()["message"], f"{item}: refused with a reason"
+        assert table.status().message, f"{item}: refused with a reason"
 
 
 # -- Commissars: pass buttons ----------------------------------------------------------------
@@ -265,7 +265,7 @@ def test_holding_undo_takes_back_one_action_and_a_short_press_does_not(tmp_path:
     table.handle(ButtonPressed("undo", seat=0, held=True), 2.0)
     assert journaled(table) == before[:-1]
     assert table.state == replay(table.game.record())
-    assert table.status()["ply"] == len(before) - 1
+    assert table.status().ply == len(before) - 1
     table.handle(ButtonPressed("undo", seat=1, held=True), 3.0)
     assert journaled(table) == before[:-2]
 
@@ -273,7 +273,7 @@ def test_holding_undo_takes_back_one_action_and_a_short_press_does_not(tmp_path:
 def test_undo_with_nothing_to_take_back_says_so(tmp_path: Path) -> None:
     table = cog_table(tmp_path)
     table.handle(ButtonPressed("undo", seat=0, held=True), 1.0)
-    assert "nothing to take back" in table.status()["message"]
+    assert "nothing to take back" in table.status().message
     unchanged(table, [], 0)
 
 
@@ -291,7 +291,7 @@ def step_through_games(tmp_path: Path) -> tuple[list[str], list[str], list[list[
         first_id, now = table.game.id, 10.0 * press
         table.handle(ButtonPressed("new_game", held=True), now)
         assert table.game.id == first_id + 1, "a new game is journaled"
-        assert table.status()["game"] == table.state.game
+        assert table.status().game == table.state.game
         assert table.state.history == [] or table.state.game == "kogworks"
         seen.append(table._current_choice().label())
         lit = lit_seats(leds.frames[-1])
@@ -328,7 +328,7 @@ def test_a_short_press_of_new_game_restarts_the_same_game(tmp_path: Path) -> Non
     assert table.game.id == first, "a second press long after the first only asks again"
     table.handle(ButtonPressed("new_game"), 10.0)
     assert table.game.id == first + 1
-    assert (table.status()["game"], table.status()["options"]["players"]) == ("cog", 2)
+    assert (table.status().game, table.status().options["players"]) == ("cog", 2)
     assert table.state.history == [] and only(table).request.kind == "die"
 
 
@@ -339,5 +339,5 @@ def test_at_a_chance_node_the_turn_is_the_tables_in_every_game(tmp_path: Path) -
         table, _ = make_table(tmp_path / f"{number}.sqlite3", GameChoice(game, options), DICE)
         assert table.state.to_act() == (CHANCE,)
         assert CHANCE not in table.adapter.waited_for(table.state), game
-        assert table.status()["turn"] == "the table", game
+        assert table.status().turn == "the table", game
         assert table.screen_lines()[0].endswith("the table to act"), table.screen_lines()[0]

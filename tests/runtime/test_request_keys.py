@@ -40,7 +40,7 @@ def test_one_players_answer_leaves_the_others_keys_standing(tmp_path: Path) -> N
     ply = len(table.state.history)
     label = second.request.options[0].label
     table.handle(ConsoleCommand(label, seat=second.request.player, answers=second.key), 3.0)
-    assert len(table.state.history) == ply + 1, table.status()["message"]
+    assert len(table.state.history) == ply + 1, table.status().message
 
 
 def test_an_answer_to_a_question_taken_back_is_refused(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_an_answer_to_a_question_taken_back_is_refused(tmp_path: Path) -> None:
     assert again.key != first.key, "the same question after an undo is a new question"
     table.handle(ConsoleCommand("4", answers=first.key), 3.0)
     assert table.state.history == [], "an answer typed before the undo must not count"
-    assert "no longer asked" in table.status()["message"]
+    assert "no longer asked" in table.status().message
 
 
 def test_two_draws_for_the_same_place_get_two_keys(tmp_path: Path) -> None:

@@ -45,9 +45,9 @@ def test_a_move_counts_only_once_the_board_is_in_sync(tmp_path: Path) -> None:
     with_cog = {**start, peg_at(8, 0): "red"}
     table.handle(settled(with_cog), 1.0)
     assert table.state.history == []
-    assert table.status()["in_sync"] is False
+    assert table.status().in_sync is False
     table.handle(settled(start), 2.0)
-    assert table.status()["in_sync"] is True
+    assert table.status().in_sync is True
     table.handle(settled(with_cog), 3.0)
     assert table.state.history == [Place(peg_at(8, 0), player=0)]
     assert list(table.game.record().actions) == table.state.history
@@ -77,7 +77,7 @@ def test_holding_undo_takes_back_and_waits_for_the_board(tmp_path: Path) -> None
     assert table.state.history == [], "the undone move must not be read again"
     assert table.view.verdict.places == (peg_at(8, 0),)
     table.handle(settled(start), 5.0)
-    assert table.status()["in_sync"] is True
+    assert table.status().in_sync is True
 
 
 def test_putting_the_last_move_back_is_an_undo(tmp_path: Path) -> None:
@@ -98,8 +98,8 @@ def test_the_game_resumes_after_a_restart(tmp_path: Path) -> None:
     table.pause()
     again, _ = make_table(path)
     assert again.state.history == [Place(peg_at(8, 0), player=0)]
-    assert again.status()["turn"] == "Blue"
-    assert again.status()["in_sync"] is False
+    assert again.status().turn == "Blue"
+    assert again.status().in_sync is False
 
 
 def test_console_moves_and_bad_console_text(tmp_path: Path) -> None:
@@ -108,14 +108,14 @@ def test_console_moves_and_bad_console_text(tmp_path: Path) -> None:
     assert table.state.history == [Place(peg_at(8, 0), player=0)]
     table.handle(ConsoleCommand("+99.1"), 2.0)
     assert len(table.state.history) == 1
-    assert "no peg" in table.status()["message"] or "row" in table.status()["message"]
+    assert "no peg" in table.status().message or "row" in table.status().message
 
 
 def test_waiting_lights_the_status_led_amber(tmp_path: Path) -> None:
     table, leds = make_table(tmp_path / "journal.sqlite3")
     table.handle(BoardUnsettled("covered"), 1.0)
     assert leds.frames[-1].look("status", 0).colour == adapter.AMBER
-    assert table.status()["waiting"] == "covered"
+    assert table.status().waiting == "covered"
 
 
 @pytest.mark.parametrize("button", ["new_game"])
@@ -125,7 +125,7 @@ def test_new_game_waits_for_a_cleared_board(tmp_path: Path, button: str) -> None
     first_id = table.game.id
     table.handle(ButtonPressed(button), 2.0)  # type: ignore[arg-type]
     assert table.game.id == first_id, "one press never abandons a game in progress"
-    assert "press new game again" in table.status()["message"]
+    assert "press new game again" in table.status().message
     table.handle(ButtonPressed(button), 3.0)  # type: ignore[arg-type]
     assert table.game.id != first_id and table.state.history == []
     table.handle(settled({**start_pieces(table), peg_at(8, 0): "red"}), 3.0)

@@ -56,11 +56,11 @@ def test_the_other_tables_move_is_journaled_then_carried_out(tmp_path: Path) -> 
     assert len(red.state.history) == 1
     blue.handle(record_of(red), 2.0)
     assert blue.state.history == red.state.history
-    assert blue.status()["in_sync"] is False
+    assert blue.status().in_sync is False
     assert blue.view.verdict.kind == "carry-out"
     assert leds.frames[-1].look("pegs", peg_at(8, 0)).colour == WHITE
     blue.handle(settled({**start, peg_at(8, 0): "red"}), 3.0)
-    assert blue.status()["in_sync"] is True
+    assert blue.status().in_sync is True
     assert blue.game.record().actions == red.game.record().actions
 
 
@@ -76,7 +76,7 @@ def test_after_a_restart_the_other_tables_move_is_still_to_carry_out(tmp_path: P
     assert again.view.verdict.kind == "carry-out"
     assert leds.frames[-1].look("pegs", peg_at(8, 0)).colour == WHITE
     again.handle(settled({**start, peg_at(8, 0): "red"}), 3.0)
-    assert again.status()["in_sync"] is True
+    assert again.status().in_sync is True
 
 
 def test_a_different_legal_move_is_not_the_opponents(tmp_path: Path) -> None:
@@ -88,8 +88,8 @@ def test_a_different_legal_move_is_not_the_opponents(tmp_path: Path) -> None:
     other = {**start, peg_at(8, 1): "red"}
     assert new_game().why_illegal(Place(peg_at(8, 1), player=0)) == []
     blue.handle(settled(other), 3.0)
-    assert blue.status()["message"].startswith("not your opponent's move")
-    assert blue.status()["in_sync"] is False
+    assert blue.status().message.startswith("not your opponent's move")
+    assert blue.status().in_sync is False
     assert len(blue.state.history) == 1
     assert leds.frames[-1].look("pegs", peg_at(8, 1)).animation.kind == "blink"
 
@@ -100,7 +100,7 @@ def test_a_move_for_the_other_tables_seat_is_refused(tmp_path: Path) -> None:
     red.handle(settled({**start, peg_at(8, 0): "red"}), 1.0)
     red.handle(settled({**start, peg_at(8, 0): "red", peg_at(5, 2): "blue"}), 2.0)
     assert len(red.state.history) == 1
-    assert "plays at table far" in red.status()["message"]
+    assert "plays at table far" in red.status().message
 
 
 def test_a_board_catches_up_move_by_move(tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ def test_a_board_catches_up_move_by_move(tmp_path: Path) -> None:
     late.handle(settled(one), 9.0)
     assert late.view.verdict.action == red.state.history[1]
     late.handle(settled(three), 10.0)
-    assert late.status()["in_sync"] is True
+    assert late.status().in_sync is True
 
 
 def test_a_disagreement_stops_the_game_with_the_reason(tmp_path: Path) -> None:
@@ -138,13 +138,13 @@ def test_a_disagreement_stops_the_game_with_the_reason(tmp_path: Path) -> None:
     wrong = (Place(peg_at(8, 1), player=0).to_json(),)
     blue.handle(RemoteRecord("far", "kogworks", wrong), 2.0)
     blue.handle(record_of(red), 3.0)
-    stopped = blue.status()["stopped"]
+    stopped = blue.status().stopped
     assert stopped.startswith("the tables disagree at move 1")
     before = len(blue.state.history)
     blue.handle(settled({**start, peg_at(8, 1): "red", peg_at(5, 2): "blue"}), 4.0)
     assert len(blue.state.history) == before, "a stopped game takes no move"
     red.handle(RemoteStopped("blue", stopped), 5.0)
-    assert "blue stopped the game" in red.status()["stopped"]
+    assert "blue stopped the game" in red.status().stopped
 
 
 def test_a_take_back_is_refused_in_a_shared_game(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_a_take_back_is_refused_in_a_shared_game(tmp_path: Path) -> None:
     red.handle(settled({**start, peg_at(8, 0): "red"}), 1.0)
     red.handle(ButtonPressed("undo", seat=0, held=True), 2.0)
     assert len(red.state.history) == 1
-    assert "no take-back" in red.status()["message"]
+    assert "no take-back" in red.status().message
 
 
 def test_the_leds_show_a_move_to_carry_out() -> None:

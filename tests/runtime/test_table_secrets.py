@@ -24,7 +24,7 @@ ROLES = ("Cookie", "Blue", "Strontium", "37")
 
 def shown(table: GameTable) -> str:
     """Everything the table shows to all: the status (as the status file has it), the screen."""
-    return json.dumps(table.status()) + "\n" + "\n".join(table.screen_lines())
+    return json.dumps(table.status().to_json()) + "\n" + "\n".join(table.screen_lines())
 
 
 def cookie_table(tmp_path: Path) -> GameTable:
@@ -38,7 +38,7 @@ def deal(table: GameTable, label: str) -> Action:
     assert asked.request.kind == "deal", asked
     before = len(table.state.history)
     table.handle(ConsoleCommand(label, answers=asked.key), 1.0)
-    assert len(table.state.history) == before + 1, table.status()["message"]
+    assert len(table.state.history) == before + 1, table.status().message
     return table.state.history[-1]
 
 
@@ -50,7 +50,7 @@ def test_a_dealt_role_card_is_not_named_in_the_status(tmp_path: Path) -> None:
     deal(other, "Cookie")
     assert shown(table) == shown(other)
     assert dealt.notation() not in shown(table)
-    assert table.status()["last"] == "deal for P1's role card"
+    assert table.status().last == "deal for P1's role card"
 
 
 def test_a_refused_deal_does_not_list_the_cards_left(tmp_path: Path) -> None:
@@ -58,7 +58,7 @@ def test_a_refused_deal_does_not_list_the_cards_left(tmp_path: Path) -> None:
     table = cookie_table(tmp_path)
     deal(table, "37")
     table.handle(ConsoleCommand("zzz", answers=table.asking()[0].key), 2.0)
-    message = table.status()["message"]
+    message = table.status().message
     assert "not possible for P2's role card" in message and "zzz" not in message
     for role in ROLES:
         assert role not in message, f"the refusal names {role}: {message}"
@@ -74,7 +74,7 @@ def test_a_card_laid_face_down_is_not_named(tmp_path: Path) -> None:
     play = rng.choice(asked.request.options)
     table.handle(ConsoleCommand(play.label, seat=asked.request.player, answers=asked.key), 3.0)
     assert table.state.history[-1] == play.action
-    assert table.status()["last"] == "P1 laid a card face down"
+    assert table.status().last == "P1 laid a card face down"
     assert play.action.notation() not in shown(table), table.status()
 
 
@@ -88,7 +88,7 @@ def test_a_card_drawn_from_a_players_deck_is_not_named(tmp_path: Path) -> None:
     assert len(table.state.history) == 1
     assert "Revolution" not in shown(table), table.status()
     table.handle(ConsoleCommand("no such card", answers=table.asking()[0].key), 2.0)
-    message = table.status()["message"]
+    message = table.status().message
     assert "is not possible for player 1's deck" in message
     for label in asked.request.labels():
         assert label not in message, f"the refusal lists player 1's deck: {message}"

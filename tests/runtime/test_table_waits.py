@@ -90,30 +90,32 @@ def test_a_board_out_of_sync_is_said_after_a_few_seconds_with_what_to_do(tmp_pat
     start = adapter.pieces_of(table.state)
     stray = peg_at(8, 0)
     table.handle(settled({**start, stray: "red"}), clock.now)
-    assert table.status()["wait"] is None, "not at once: a board is often put right in a moment"
+    assert table.status().wait is None, "not at once: a board is often put right in a moment"
     pass_time(table, clock, WAIT_SHOWN_S - 0.5)
-    assert table.status()["wait"] is None
+    assert table.status().wait is None
     pass_time(table, clock, 0.5)
-    wait = table.status()["wait"]
-    assert wait["kind"] == "board"
-    assert "as the game stands" in wait["expected"]
-    assert peg_name(stray) in wait["seen"], wait["seen"]
-    assert wait["remedy"].startswith("put the board back as the LEDs show")
-    assert wait["seconds"] == WAIT_SHOWN_S
+    wait = table.status().wait
+    assert wait.kind is WaitKind.BOARD
+    assert "as the game stands" in wait.expected
+    assert peg_name(stray) in wait.seen, wait.seen
+    assert wait.remedy.startswith("put the board back as the LEDs show")
+    assert wait.seconds == WAIT_SHOWN_S
     assert status_led(leds) == AMBER
     assert any(line.startswith("waiting 3 s: expected the board as") for line in screen.lines)
     assert any(peg_name(stray) in line for line in screen.lines if "sees:" in line)
-    printed = "\n".join(format_status({**table.status(), "updated": 0.0}, 1.0))
+    printed = "\n".join(format_status({**table.status().to_json(), "updated": 0.0}, 1.0))
     assert "to go on:" in printed and peg_name(stray) in printed
     assert "wait" in PUBLIC_STATUS_KEYS, "the web view shows it too"
 
     pass_time(table, clock, 2.0)
-    assert table.status()["wait"]["seconds"] == WAIT_SHOWN_S + 2.0, "the count goes on"
+    assert table.status().wait.seconds == WAIT_SHOWN_S + 2.0, "the count goes on"
     table.handle(settled(start), clock.now)
-    wait = table.status()["wait"]
-    assert wait["kind"] == "request", "in sync: now the table waits for Red, as it did all along"
-    assert "Red" in wait["expected"]
-    assert "make it on the board" in wait["remedy"]
+    wait = table.status().wait
+    assert wait.kind is WaitKind.REQUEST, (
+        "in sync: now the table waits for Red, as it did all along"
+    )
+    assert "Red" in wait.expected
+    assert "make it on the board" in wait.remedy
     assert status_led(leds) != AMBER, "a player's turn is not the table held up"
 
 
@@ -125,14 +127,14 @@ def test_a_camera_that_cannot_tell_says_so_with_the_places(tmp_path: Path) -> No
     assert "8,0" in unsure
     table.handle(BoardUnsettled(unsure), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S)
-    wait = table.status()["wait"]
-    assert wait["kind"] == "camera"
-    assert wait["seen"] == unsure
-    assert "squarely" in wait["remedy"]
+    wait = table.status().wait
+    assert wait.kind is WaitKind.CAMERA
+    assert wait.seen == unsure
+    assert "squarely" in wait.remedy
     assert status_led(leds) == AMBER
     table.handle(BoardUnsettled("covered"), clock.now)
-    wait = table.status()["wait"]
-    assert wait["seen"] == "covered" and "hands off" in wait["remedy"]
+    wait = table.status().wait
+    assert wait.seen == "covered" and "hands off" in wait.remedy
 
 
 def test_a_pico_that_is_gone_comes_first_and_goes_when_it_is_back(tmp_path: Path) -> None:
@@ -140,16 +142,16 @@ def test_a_pico_that_is_gone_comes_first_and_goes_when_it_is_back(tmp_path: Path
     table.handle(settled(adapter.pieces_of(table.state)), clock.now)
     table.handle(PartStatus("link", "reconnecting", "serial port vanished"), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S)
-    wait = table.status()["wait"]
-    assert wait["kind"] == "pico"
-    assert "reconnecting" in wait["seen"] and "serial port vanished" in wait["seen"]
-    assert "USB cable" in wait["remedy"]
+    wait = table.status().wait
+    assert wait.kind is WaitKind.PICO
+    assert "reconnecting" in wait.seen and "serial port vanished" in wait.seen
+    assert "USB cable" in wait.remedy
     assert any("USB cable" in line for line in screen.lines)
     table.handle(PartStatus("link", "connected"), clock.now)
-    assert table.status()["wait"]["kind"] == "request", "the Pico is back: Red's move is next"
+    assert table.status().wait.kind is WaitKind.REQUEST, "the Pico is back: Red's move is next"
     table.handle(PartStatus("link", "version mismatch", "firmware 1.0, host 2.0"), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S)
-    assert "cogtable firmware flash" in table.status()["wait"]["remedy"], "no cable fixes that"
+    assert "cogtable firmware flash" in table.status().wait.remedy, "no cable fixes that"
 
 
 def test_no_wait_is_said_while_paused(tmp_path: Path) -> None:
@@ -157,10 +159,10 @@ def test_no_wait_is_said_while_paused(tmp_path: Path) -> None:
     table.handle(BoardUnsettled("moving"), clock.now)
     table.handle(ButtonPressed("pause", None), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S * 2)
-    assert table.status()["wait"] is None
+    assert table.status().wait is None
     table.handle(ButtonPressed("pause", None), clock.now)
     pass_time(table, clock, WAIT_SHOWN_S)
-    assert table.status()["wait"]["kind"] == "camera", "going on, the wait is counted afresh"
+    assert table.status().wait.kind is WaitKind.CAMERA, "going on, the wait is counted afresh"
 
 
 def test_a_choice_between_readings_is_a_players_turn_and_a_new_wait_counts_afresh() -> None:

@@ -34,16 +34,16 @@ def test_an_undone_cog_still_standing_is_named_with_what_to_do(tmp_path: Path) -
     table.handle(settled(start), 1.0)
     table.handle(settled(with_cog), 2.0)
     table.handle(ButtonPressed("undo", seat=0, held=True), 3.0)
-    assert table.status()["message"] == LIFT
-    assert table.status()["last"] == LIFT
+    assert table.status().message == LIFT
+    assert table.status().last == LIFT
     assert f"last: {LIFT}" in table.screen_lines()
     assert leds.frames[-1].look("pegs", PEG).animation.kind == "blink", "the cog blinks at once"
     table.handle(settled(with_cog), 4.0)  # the cog still stands: the table says so again
-    assert table.status()["message"] == LIFT
+    assert table.status().message == LIFT
     assert table.view.verdict.places == (PEG,)
     table.handle(settled(start), 5.0)
-    assert table.status()["in_sync"] is True
-    assert table.status()["message"] == "the board matches the game"
+    assert table.status().in_sync is True
+    assert table.status().message == "the board matches the game"
 
 
 def test_a_move_put_back_by_hand_needs_no_instruction(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_a_move_put_back_by_hand_needs_no_instruction(tmp_path: Path) -> None:
     table.handle(settled({**start, PEG: "red"}), 2.0)
     table.handle(settled(start), 3.0)  # the player lifted the cog: a take-back
     assert table.state.history == []
-    assert table.status()["message"] == "the last move (+9.1) was taken back"
+    assert table.status().message == "the last move (+9.1) was taken back"
 
 
 def test_a_moved_cog_taken_back_is_carried_back_in_the_games_words() -> None:
@@ -76,10 +76,10 @@ def test_a_console_game_says_what_was_taken_back_with_nothing_to_put_right(
     choice = table.state.choice_request(player).options[0].action
     table.game.apply(choice, "simulation")
     table.handle(ConsoleCommand("undo"), 1.0)
-    assert table.status()["message"] == f"the last move ({choice.safe_notation()}) was taken back"
+    assert table.status().message == f"the last move ({choice.safe_notation()}) was taken back"
     table.handle(ConsoleCommand("undo"), 2.0)
-    assert table.status()["message"] == "the last draw or roll was taken back"
-    assert table.status()["in_sync"] is True
+    assert table.status().message == "the last draw or roll was taken back"
+    assert table.status().in_sync is True
 
 
 def test_after_a_restart_right_after_an_undo_the_table_still_says_what_to_lift(
@@ -95,14 +95,14 @@ def test_after_a_restart_right_after_an_undo_the_table_still_says_what_to_lift(
     table.journal.close()  # the power cut: nothing after the undo's commit
     again, _ = make_table(path, GameChoice("kogworks"))
     assert again.state.history == []
-    assert again.status()["last"] == "the last move (+9.1) was taken back"
+    assert again.status().last == "the last move (+9.1) was taken back"
     again.handle(settled(with_cog), 4.0)  # the undone cog still stands
-    assert again.status()["message"] == LIFT
-    assert again.status()["last"] == LIFT
+    assert again.status().message == LIFT
+    assert again.status().last == LIFT
     assert f"last: {LIFT}" in again.screen_lines(), "the terminal says what to lift too"
     again.handle(settled(start), 5.0)
-    assert again.status()["in_sync"] is True
-    assert again.status()["message"] == "the board matches the game"
+    assert again.status().in_sync is True
+    assert again.status().message == "the board matches the game"
 
 
 def test_a_move_after_the_undo_ends_what_a_restart_recalls(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_a_move_after_the_undo_ends_what_a_restart_recalls(tmp_path: Path) -> No
     table.journal.close()
     again, _ = make_table(path, GameChoice("kogworks"))
     assert again.game.taken_back() is None
-    assert "taken back" not in again.status()["last"]
+    assert "taken back" not in again.status().last
 
 
 def test_a_camera_game_asks_to_put_right_only_what_touched_the_table() -> None:

@@ -42,7 +42,7 @@ def cookie_table(state_dir: Path) -> tuple[GameTable, StatusWriter]:
     table, _ = make_table(
         state_dir / "journal.sqlite3", GameChoice("cookie", {"players": 4}), Sensors(dice=True)
     )
-    writer = StatusWriter(state_dir, table.status)
+    writer = StatusWriter(state_dir, lambda: table.status().to_json())
     writer(force=True)
     return table, writer
 
@@ -100,7 +100,7 @@ def test_the_live_view_says_what_the_table_has_waited_for(tmp_path: Path) -> Non
     writer(force=True)
     wait = client_for(tmp_path).get("/api/live").json()["status"]["wait"]
     assert wait["kind"] == "request"
-    assert wait["expected"] == table.status()["asking"]
+    assert wait["expected"] == table.status().asking
     assert wait["seen"] and wait["remedy"]
 
 

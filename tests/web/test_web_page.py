@@ -42,7 +42,7 @@ def shown(page: Page, element: str, what: str = "textContent") -> object:
 
 def test_the_page_draws_the_table_and_follows_a_move(tmp_path: Path) -> None:
     table, _ = make_table(tmp_path / "journal.sqlite3", COOKIE, Sensors(dice=True))
-    write_status = StatusWriter(tmp_path, table.status)
+    write_status = StatusWriter(tmp_path, lambda: table.status().to_json())
     write_status(force=True)
     folder = TableFolder(tmp_path, load_profile())
     board = folder.live()["board"]
@@ -77,6 +77,6 @@ def test_the_page_draws_the_table_and_follows_a_move(tmp_path: Path) -> None:
         table.tick(1.0 + WAIT_SHOWN_S)  # nobody answered the next request for a few seconds
         write_status(force=True)
         said = str(page.wait_for("document.getElementById('wait').textContent"))
-        assert table.status()["asking"] in said and "to go on: " in said
+        assert table.status().asking in said and "to go on: " in said
         page.screenshot(tmp_path / "waiting.png")
     assert picture is not None and picture.shape[1] == 1280 and picture.std() > 10

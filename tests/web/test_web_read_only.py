@@ -26,7 +26,7 @@ def test_a_running_tables_folder_is_read_by_a_user_who_cannot_write_it() -> None
             state_dir / "journal.sqlite3", GameChoice("cookie", {"players": 4}), Sensors(dice=True)
         )
         table.handle(ConsoleCommand("Blue", answers=table.asking()[0].key), 1.0)
-        StatusWriter(state_dir, table.status)(force=True)
+        StatusWriter(state_dir, lambda: table.status().to_json())(force=True)
         assert (state_dir / "journal.sqlite3-wal").stat().st_size > 0, "the writer is running"
         folder = TableFolder(state_dir, load_profile())
         expected = folder.live()["board"]["lines"]

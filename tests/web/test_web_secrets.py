@@ -63,7 +63,7 @@ def answer(table: GameTable, text: str) -> None:
     before = len(table.state.history)
     seat = asked.request.player if asked.request.kind == "choice" else None
     table.handle(ConsoleCommand(text, seat=seat, answers=asked.key), 1.0)
-    assert len(table.state.history) == before + 1, table.status()["message"]
+    assert len(table.state.history) == before + 1, table.status().message
 
 
 def cookie_served(folder: Path, roles: tuple[str, ...], card: int) -> tuple[list[Any], State]:
@@ -72,7 +72,7 @@ def cookie_served(folder: Path, roles: tuple[str, ...], card: int) -> tuple[list
     for role in roles:
         answer(table, role)
     answer(table, table.asking()[0].request.options[card].label)
-    StatusWriter(folder, table.status)(force=True)
+    StatusWriter(folder, table.status().to_json)(force=True)
     return served(folder), table.state
 
 
@@ -93,7 +93,7 @@ def test_a_commissars_hand_changes_nothing_served(tmp_path: Path) -> None:
         table = table_in(folder, GameChoice("commissars", {"players": 2}), Sensors())
         card = table.asking()[0].request.labels()[which]  # the first and last card of the deck
         answer(table, card)
-        StatusWriter(folder, table.status)(force=True)
+        StatusWriter(folder, table.status().to_json)(force=True)
         assert card in table.state.view(0)["hand"]
         answers.append(served(folder))
     assert answers[0] == answers[1]

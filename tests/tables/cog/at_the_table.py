@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from cogtable.game_choice import GameChoice
 from cogtable.inputs import BoardSettled, ButtonName, ButtonPressed
@@ -26,6 +25,7 @@ from cogtable.journal import Journal
 from cogtable.sensing import Asked
 from cogtable.sensors import Sensors
 from cogtable.table import GameTable
+from cogtable.table_status import TableStatus
 from cogtable.tables.base import RED
 from cogtable.tables.cog.adapter import MAT_CHANGES, PLACEMENTS
 from cogtable.tables.cog.parts import BOARD, laid_out
@@ -170,7 +170,7 @@ class Table:
         assert isinstance(state, CogState)
         return state
 
-    def see(self, seen: Reading, now: float = 1.0) -> dict[str, Any]:
+    def see(self, seen: Reading, now: float = 1.0) -> TableStatus:
         """The camera settles on ``seen``; the status afterwards."""
         self.table.handle(BoardSettled(seen), now)
         return self.table.status()
@@ -211,7 +211,7 @@ class Journals:
         choice = GameChoice("cog", {"players": position.players})
         table, frames = make_table(tmp_path / JOURNAL, choice, CAMERA_DICE)
         at = Table(table, frames)
-        assert at.see(reading(at.state), 0.5)["in_sync"], at.table.status()["message"]
+        assert at.see(reading(at.state), 0.5).in_sync, at.table.status().message
         return at
 
     def _write(self, position: Position) -> Path:
@@ -231,8 +231,8 @@ def blinks_red(frame: Frame, segment: str, index: int) -> bool:
     return look.colour == RED and look.animation.kind == "blink"
 
 
-def no_vp_words(status: Mapping[str, Any]) -> None:
-    text = json.dumps(status)
+def no_vp_words(status: TableStatus) -> None:
+    text = json.dumps(status.to_json())
     assert not VP_WORDS.search(text), f"victory points in the status: {text}"
 
 

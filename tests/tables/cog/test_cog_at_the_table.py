@@ -105,7 +105,7 @@ def through_the_camera(at: Table, action: Action, tally: Tally) -> None:
         assert at.sources()[-1] == "camera"
         tally.add("move", action)
     else:
-        assert verdict.kind == "choose", f"{action}: {status['verdict']}: {status['message']}"
+        assert verdict.kind == "choose", f"{action}: {status.verdict}: {status.message}"
         assert action in verdict.options, f"{action} not among {verdict.options}"
         assert not pays_a_star(verdict.options[0]), f"confirm would take {verdict.options[0]}"
         if action == verdict.options[0]:
@@ -114,14 +114,14 @@ def through_the_camera(at: Table, action: Action, tally: Tally) -> None:
         else:
             at.table.handle(ConsoleCommand(action.notation(), seat=action.player), 2.0)
             assert at.sources()[-1] == "console"
-        assert at.state.history[-1] == action, at.table.status()["message"]
+        assert at.state.history[-1] == action, at.table.status().message
         tally.add("choose", action)
     if face_up is not None:
-        assert at.table.status()["verdict"] == "out-of-sync"
+        assert at.table.status().verdict == "out-of-sync"
         tally.add("face-up", action)
         at.see(laid)
     status = at.table.status()
-    assert status["in_sync"] and status["verdict"] == "in-sync", status["message"]
+    assert status.in_sync and status.verdict == "in-sync", status.message
 
 
 def through_the_console(at: Table, ask: Asked, action: Action, tally: Tally) -> None:
@@ -129,11 +129,11 @@ def through_the_console(at: Table, ask: Asked, action: Action, tally: Tally) -> 
     label = next((o.label for o in ask.request.options if o.action == action), action.notation())
     seat = None if action.player == CHANCE else action.player
     at.table.handle(ConsoleCommand(label, seat=seat, answers=ask.key), 1.0)
-    assert at.state.history[-1] == action, at.table.status()["message"]
+    assert at.state.history[-1] == action, at.table.status().message
     assert at.sources()[-1] == "console"
     laid = reading(at.state)
     status = at.see(laid) if laid != at.table.seen else at.table.status()
-    assert status["in_sync"] and status["verdict"] == "in-sync", status["message"]
+    assert status.in_sync and status.verdict == "in-sync", status.message
     tally.add("console", action)
 
 
@@ -225,7 +225,7 @@ def test_a_letter_laid_in_the_top_slot_of_the_draw_is_that_draw(table_at: TableA
     assert at.state.history[-1] == drawn
     assert at.state.top[slot][-1] == drawn.letter
     assert at.sources()[-1] == "camera"
-    assert status["verdict"] == "in-sync" and status["in_sync"]
+    assert status.verdict == "in-sync" and status.in_sync
 
 
 def test_a_letter_the_bag_has_none_left_of_is_refused(table_at: TableAt) -> None:
@@ -237,8 +237,8 @@ def test_a_letter_the_bag_has_none_left_of_is_refused(table_at: TableAt) -> None
     plies, journaled = len(at.state.history), len(at.sources())
     laid, place = laid_draw(at.state, next(x for x in LETTERS if at.state.bag.get(x)))
     status = at.see(edited(laid, BOARD, **{place: missing}))
-    assert status["verdict"] == "illegal"
-    assert f"there is no {missing!r} left in the bag" in status["message"]
+    assert status.verdict == "illegal"
+    assert f"there is no {missing!r} left in the bag" in status.message
     assert len(at.state.history) == plies and len(at.sources()) == journaled
 
 
@@ -254,17 +254,17 @@ def test_the_far_right_top_slot_takes_the_letter_face_up_then_waits_for_it_face_
     journaled = len(at.sources())
 
     face_down = at.see(laid)
-    assert face_down["verdict"] == "illegal"
-    assert "lay the drawn letter face up" in face_down["message"]
+    assert face_down.verdict == "illegal"
+    assert "lay the drawn letter face up" in face_down.message
     assert len(at.sources()) == journaled
 
     face_up = at.see(edited(laid, BOARD, **{place: drawn.letter}))
     assert at.state.history[-1] == drawn and at.sources()[-1] == "camera"
-    assert face_up["verdict"] == "out-of-sync"
-    assert place in face_up["message"] and WILD in face_up["message"]
+    assert face_up.verdict == "out-of-sync"
+    assert place in face_up.message and WILD in face_up.message
 
     turned = at.see(laid)
-    assert turned["verdict"] == "in-sync", turned["message"]
+    assert turned.verdict == "in-sync", turned.message
     assert len(at.sources()) == journaled + 1
 
 
@@ -278,7 +278,7 @@ def test_a_cog_on_a_legal_space_is_the_placement(table_at: TableAt) -> None:
     status = at.see(reading(after(at.state, TakeLetters(slot, player=player))))
     assert at.state.history[-1] == TakeLetters(slot, player=player)
     assert at.sources()[-1] == "camera"
-    assert status["verdict"] == "in-sync" and status["in_sync"]
+    assert status.verdict == "in-sync" and status.in_sync
 
 
 def test_a_cog_of_a_player_out_of_turn_is_refused_and_its_space_blinks_red(
@@ -291,14 +291,14 @@ def test_a_cog_of_a_player_out_of_turn_is_refused_and_its_space_blinks_red(
     journaled = len(at.sources())
     space = cog_space("top", slot)
     status = at.see(edited(reading(at.state), BOARD, **{space: PIECE_COLOURS[other]}))
-    assert status["verdict"] == "illegal"
-    assert f"it is {at.state.player_name(player)}'s turn" in status["message"]
+    assert status.verdict == "illegal"
+    assert f"it is {at.state.player_name(player)}'s turn" in status.message
     assert len(at.sources()) == journaled
     assert at.table.view.verdict.places == (cog_led("top", slot),)
     assert blinks_red(at.frame(), "cog-spaces", cog_led("top", slot))  # the mock profile has it
 
     lifted = at.see(reading(at.state))  # the cog taken off again
-    assert lifted["verdict"] == "in-sync"
+    assert lifted.verdict == "in-sync"
     assert not blinks_red(at.frame(), "cog-spaces", cog_led("top", slot))
 
 
@@ -316,8 +316,8 @@ def test_a_cog_on_an_edge_the_player_already_used_is_refused(table_at: TableAt) 
     journaled = len(at.sources())
     space = cog_space("top", slot)
     status = at.see(edited(reading(at.state), BOARD, **{space: PIECE_COLOURS[player]}))
-    assert status["verdict"] == "illegal"
-    assert "already have a cog on the top edge" in status["message"]
+    assert status.verdict == "illegal"
+    assert "already have a cog on the top edge" in status.message
     assert len(at.sources()) == journaled
     assert at.table.view.verdict.places == (cog_led("top", slot),)
     assert blinks_red(at.frame(), "cog-spaces", cog_led("top", slot))
@@ -340,7 +340,7 @@ def test_a_placement_with_a_star_power_is_a_choice_and_confirm_takes_the_plain_o
     assert plain == TakeDie(plain.slot, False, player=player)
     journaled = len(at.sources())
     status = at.see(reading(after(at.state, plain)))
-    assert status["verdict"] == "choose", status["message"]
+    assert status.verdict == "choose", status.message
     options = at.table.view.verdict.options
     assert options[0] == plain and TakeDie(plain.slot, True, player=player) in options
     assert len(at.sources()) == journaled
@@ -376,10 +376,10 @@ def test_a_bump_is_the_bumped_cog_moved_down(table_at: TableAt) -> None:
     laid = reading(after(at.state, bump))
     assert laid[BOARD][cog_space("turn", bump.position + 1)] == PIECE_COLOURS[bumped]
     status = at.see(laid)
-    if status["verdict"] == "choose":  # a protected bump is the other option
+    if status.verdict == "choose":  # a protected bump is the other option
         assert at.table.view.verdict.options[0] == bump
         at.press(bump.player)
-    assert at.state.history[-1] == bump, status["message"]
+    assert at.state.history[-1] == bump, status.message
     assert at.state.turn_cogs[bump.position : bump.position + 2] == [bump.player, bumped]
 
 
@@ -389,6 +389,6 @@ def test_a_cog_put_over_another_without_moving_it_down_is_refused(table_at: Tabl
     journaled = len(at.sources())
     space = cog_space("turn", bump.position)
     status = at.see(edited(reading(at.state), BOARD, **{space: PIECE_COLOURS[bump.player]}))
-    assert status["verdict"] == "illegal"
-    assert "move the other cogs back" in status["message"]
+    assert status.verdict == "illegal"
+    assert "move the other cogs back" in status.message
     assert len(at.sources()) == journaled

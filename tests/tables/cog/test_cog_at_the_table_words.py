@@ -61,9 +61,9 @@ def test_a_permitted_word_laid_from_the_reserve_is_applied(table_at: TableAt) ->
     word = plain_word(at.state)
     assert word is not None
     status = at.see(reading(after(at.state, word)))
-    assert at.state.history[-1] == word, status["message"]
+    assert at.state.history[-1] == word, status.message
     assert at.sources()[-1] == "camera"
-    assert status["verdict"] == "in-sync" and status["in_sync"]
+    assert status.verdict == "in-sync" and status.in_sync
 
 
 def test_a_word_with_wild_tiles_the_player_chose_is_read_as_that_word(table_at: TableAt) -> None:
@@ -75,18 +75,18 @@ def test_a_word_with_wild_tiles_the_player_chose_is_read_as_that_word(table_at: 
     at = table_at(position_where(chosen_wild))
     wild = next(a for a in at.state.legal_actions() if isinstance(a, PlaceWordWild))
     status = at.see(reading(after(at.state, wild)))
-    if status["verdict"] == "choose":  # the wild tiles may spell other words too
+    if status.verdict == "choose":  # the wild tiles may spell other words too
         assert wild in at.table.view.verdict.options
         at.table.handle(ConsoleCommand(wild.notation(), seat=wild.player), 2.0)
-    assert at.state.history[-1] == wild, status["message"]
+    assert at.state.history[-1] == wild, status.message
 
 
 def refused_word_shown(at: Table, player: int, reason: str, journaled: int) -> None:
     """A refused word: the status names the grid and why, the seat blinks red, nothing journaled."""
     status = at.table.status()
-    assert status["verdict"] == "illegal"
-    assert f"{at.state.player_name(player)}'s grid" in status["message"]
-    assert reason in status["message"]
+    assert status.verdict == "illegal"
+    assert f"{at.state.player_name(player)}'s grid" in status.message
+    assert reason in status.message
     assert len(at.sources()) == journaled
     assert blinks_red(at.frame(), "seats", player), at.frame().look("seats", player)
 
@@ -147,8 +147,8 @@ def test_the_table_laid_out_as_before_the_last_placement_takes_it_back(table_at:
 
     status = at.see(before)
     assert at.state.history == history and len(at.sources()) == journaled
-    assert status["verdict"] == "in-sync" and status["in_sync"]
-    assert "taken back" in status["message"]
+    assert status.verdict == "in-sync" and status.in_sync
+    assert "taken back" in status.message
 
     at.see(laid)  # laid again, it counts again
     assert at.state.history[-1] == placement and at.sources()[-1] == "camera"
@@ -165,8 +165,8 @@ def test_a_word_lifted_back_into_the_reserve_is_a_take_back_not_a_deconstruction
     assert at.state.history[-1] == word
 
     status = at.see(before)
-    assert at.state.history == history, status["message"]
-    assert status["verdict"] == "in-sync"
+    assert at.state.history == history, status.message
+    assert status.verdict == "in-sync"
 
 
 # -- 6. out of sync: a pawn not yet moved ------------------------------------------------------
@@ -212,7 +212,7 @@ def test_a_pawn_not_yet_moved_leaves_the_table_working_and_says_where_it_goes(
     pawn = at.state.mats[die.player].pawn
     colour = PIECE_COLOURS[die.player]
     where = f"move the {colour} pawn to track space {pawn + 1}"
-    assert status["verdict"] == "out-of-sync" and where in status["message"]
+    assert status.verdict == "out-of-sync" and where in status.message
     assert pawn in dict(at.table.view.verdict.other_places)["track"]
     assert at.frame().look("track", pawn).animation.kind == "blink"
 
@@ -220,10 +220,10 @@ def test_a_pawn_not_yet_moved_leaves_the_table_working_and_says_where_it_goes(
     assert placement is not None
     status = at.see(with_pawns_of(reading(after(at.state, placement)), before))
     assert at.state.history[-1] == placement and at.sources()[-1] == "camera"
-    assert status["verdict"] == "out-of-sync" and where in status["message"]
+    assert status.verdict == "out-of-sync" and where in status.message
 
     status = at.see(reading(at.state))
-    assert status["verdict"] == "in-sync", status["message"]
+    assert status.verdict == "in-sync", status.message
 
 
 # -- 7. victory points are never shown ------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_victory_points_change_neither_the_leds_nor_the_status(table_at: TableAt
 
     at = table_at(position_where(scored))
     at.table.show(3.0)
-    frame, status = at.frame(), dict(at.table.published)
+    frame, status = at.frame(), at.table.published
     no_vp_words(status)
     for mat in at.state.mats:
         mat.vp += 17  # not a move: only what the table shows is compared, then put back
@@ -260,7 +260,7 @@ def test_a_mat_with_more_stars_than_star_places_laid_out_is_in_sync(table_at: Ta
     at = table_at(position_where(many_stars, games=((3, 0),)))  # stars on the reserve
     journaled = len(at.sources())
     status = at.see(laid_out(at.state, LAYOUT))
-    assert status["verdict"] == "in-sync", status["message"]
+    assert status.verdict == "in-sync", status.message
     assert len(at.sources()) == journaled
 
 
@@ -275,5 +275,5 @@ def test_a_reserve_of_more_letters_than_the_old_twelve_places_laid_out_is_in_syn
     at = table_at(position_where(big_reserve, games=((4, 16),)))
     journaled = len(at.sources())
     status = at.see(laid_out(at.state, LAYOUT))
-    assert status["verdict"] == "in-sync", status["message"]
+    assert status.verdict == "in-sync", status.message
     assert len(at.sources()) == journaled

@@ -21,6 +21,7 @@ from cogtable.inputs import BoardSettled, ButtonPressed
 from cogtable.journal import Journal
 from cogtable.sensors import Sensors
 from cogtable.table import GameTable
+from cogtable.table_status import TableStatus
 from cogtable.tables.commissars.cards import counted_position, tags_for
 from games.commissars.state import CommissarsState
 from games.commissars.table_mode import unseen_draws_record
@@ -116,13 +117,13 @@ class CommissarsTable:
     def state(self) -> CommissarsState:
         return self.table.state  # type: ignore[no-any-return]
 
-    def see(self) -> dict[str, Any]:
+    def see(self) -> TableStatus:
         """The camera settles on the cards as they lie: the table judges them; its status after."""
         self.now += 1.0
         self.table.handle(BoardSettled(self.cards.reading(), self.now), self.now)
         return self.table.status()
 
-    def press(self, seat: int, button: str = "pass", held: bool = False) -> dict[str, Any]:
+    def press(self, seat: int, button: str = "pass", held: bool = False) -> TableStatus:
         """``seat`` presses a button (``held``: past its hold time, as undo needs)."""
         self.now += 1.0
         self.table.handle(ButtonPressed(button, seat, held), self.now)  # type: ignore[arg-type]
@@ -154,7 +155,7 @@ def commissars_table(
     table, frames = make_table(folder / JOURNAL, GameChoice("commissars", options), CAMERA)
     at = CommissarsTable(table, frames, Cards.of(table.state))
     status = at.see()
-    assert status["in_sync"], table.view.verdict
+    assert status.in_sync, table.view.verdict
     return at
 
 

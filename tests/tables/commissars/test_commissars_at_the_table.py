@@ -191,7 +191,7 @@ def test_a_card_laid_on_the_stack_is_played_and_the_window_opens(tmp_path: Path)
     status = at.see()
     assert at.table.view.verdict.kind == "out-of-sync", "the resolved card is still on the stack"
     assert f"move it to {at.state.player_name(active)}'s pile" in at.table.view.verdict.reason
-    assert status["in_sync"], "a card left on the stack is shown, not a lost sync"
+    assert status.in_sync, "a card left on the stack is shown, not a lost sync"
     at.cards.resolve(at.cards.stack[-1], active)
     at.see()
     assert at.table.view.verdict.kind == "in-sync"
@@ -363,7 +363,7 @@ def test_a_table_killed_in_a_response_window_resumes_it(tmp_path: Path) -> None:
     at = CommissarsTable(table, frames, cards)
     assert not table.view.synced, "a resumed camera game first compares the mat"
     status = at.see()
-    assert status["in_sync"], table.view.verdict
+    assert status.in_sync, table.view.verdict
     active, other = state.active, 1 - state.active
     assert look(at.frame, other) == (COLOURS[other], "pulse"), "asked to respond, as before"
     at.press(other)
@@ -399,15 +399,15 @@ def test_a_retrieve_taken_back_is_in_sync_once_the_cards_are_back(tmp_path: Path
     at.press(other)
     at.press(active)
     status = at.table.status()
-    asked = status["waiting_for"][0]
+    asked = status.waiting_for[0]
     at.table.handle(ConsoleCommand(f"choose {top}", seat=active, answers=asked["key"]), at.now)
     assert at.actions()[-1] == Choose(top, player=active), at.table.view.message
     retrieved = at.cards.off_pile(active)  # the top card into the hand
     at.cards.resolve(prove, active)
-    assert at.see()["in_sync"], at.table.view.verdict
+    assert at.see().in_sync, at.table.view.verdict
     status = at.press(active, "undo", held=True)
     assert at.state.tasks and at.state.seats[active].discard[-1] == top, "the retrieve undone"
-    assert not status["in_sync"], "the mat still shows the retrieve"
+    assert not status.in_sync, "the mat still shows the retrieve"
     reason = at.table.view.verdict.reason
     assert "put Prove by Assertion back on the stack" in reason, reason
     assert f"{top} belongs on top" in reason, reason
@@ -415,7 +415,7 @@ def test_a_retrieve_taken_back_is_in_sync_once_the_cards_are_back(tmp_path: Path
     at.cards.stack.append(prove)
     at.cards.piles[active].append(retrieved)
     status = at.see()
-    assert status["in_sync"], at.table.view.verdict
+    assert status.in_sync, at.table.view.verdict
     assert at.table.view.verdict.kind == "in-sync"
 
 
@@ -452,9 +452,9 @@ def test_a_play_taken_back_is_a_play_again_while_a_copy_lies_in_the_pile(tmp_pat
     at.see()
     assert at.actions()[-1] == Play(name, player=active), at.table.view.verdict
     status = at.press(active, "undo", held=True)
-    assert not at.state.stack and not status["in_sync"], "the mat still shows the play"
+    assert not at.state.stack and not status.in_sync, "the mat still shows the play"
     at.cards.off_stack(tag)  # back into the hand
-    assert at.see()["in_sync"], at.table.view.verdict
+    assert at.see().in_sync, at.table.view.verdict
     at.cards.stack.append(tag)  # the same card laid again
     at.see()
     assert at.actions()[-1] == Play(name, player=active), at.table.view.verdict
@@ -486,14 +486,14 @@ def test_one_card_flipped_is_one_flip_when_the_deck_runs_out(tmp_path: Path) -> 
     status = at.see()
     assert at.actions()[ply:] == [TopCard(name, player=CHANCE)], status
     assert not at.state.seats[seat].discard, "the pile went back into the deck"
-    assert status["verdict"] == "out-of-sync", status
-    assert f"pile went back into the deck: shuffle {name} into it" in status["message"]
-    assert at.see()["verdict"] == "out-of-sync", "still one flip, however often it is seen"
+    assert status.verdict == "out-of-sync", status
+    assert f"pile went back into the deck: shuffle {name} into it" in status.message
+    assert at.see().verdict == "out-of-sync", "still one flip, however often it is seen"
     assert len(at.actions()) == ply + 1
     at.cards.piles[seat] = []  # the pile, flipped card and all, shuffled into the deck
     at.cards.decks[seat] = 1
     status = at.see()
-    assert status["verdict"] == "in-sync", status
+    assert status.verdict == "in-sync", status
     if at.state.tasks and isinstance(at.state.tasks[0], Flip):  # the next flip: that very card
         at.cards.piles[seat].append(tag)
         at.see()
@@ -541,10 +541,10 @@ def test_a_card_resolved_onto_a_flip_of_its_own_name_is_in_sync(tmp_path: Path) 
     status = at.see()
     assert at.actions()[-1] == TopCard(PRODUCE, player=CHANCE), status
     status = at.see()
-    assert status["message"] == f"{PRODUCE} has resolved: move it to player {active + 1}'s pile"
+    assert status.message == f"{PRODUCE} has resolved: move it to player {active + 1}'s pile"
     at.cards.resolve(played, active)
     status = at.see()
-    assert status["verdict"] == "in-sync", status
+    assert status.verdict == "in-sync", status
     assert at.table.view.verdict.kind == "in-sync"
 
 
@@ -582,9 +582,9 @@ def test_a_discard_taken_back_off_a_card_of_its_own_name_is_not_laid_again(
     ply = len(at.state.history)
     assert at.actions()[-1] == Discard(name, player=active), at.table.view.verdict
     status = at.press(active, "undo", held=True)
-    assert len(at.state.history) == ply - 1 and not status["in_sync"], status
-    assert not at.see()["in_sync"], "the card taken back still lies on the pile"
+    assert len(at.state.history) == ply - 1 and not status.in_sync, status
+    assert not at.see().in_sync, "the card taken back still lies on the pile"
     at.cards.off_pile(active)  # back into the hand: the card under it shows
     status = at.see()
-    assert status["in_sync"] and len(at.state.history) == ply - 1, status
+    assert status.in_sync and len(at.state.history) == ply - 1, status
     assert at.table.view.verdict.kind == "in-sync", at.table.view.verdict

@@ -19,6 +19,7 @@ from cogtable.inputs import BoardSettled, ButtonPressed, ConsoleCommand
 from cogtable.journal import Journal
 from cogtable.sensors import Sensors
 from cogtable.table import GameTable
+from cogtable.table_status import TableStatus
 from cogtable.tables.cookie.cards import Card, ZoneCards, position_of, role, set_card
 from cogtable.tables.cookie.layout import expected_layout
 from games.cookie.common import CookieState
@@ -106,19 +107,19 @@ class CookieTable:
     def state(self) -> CookieState:
         return self.table.state  # type: ignore[no-any-return]
 
-    def see(self, mat: Mat) -> dict[str, Any]:
+    def see(self, mat: Mat) -> TableStatus:
         """The camera settles on ``mat``: the table judges it; its status after."""
         self.now += 1.0
         self.table.handle(BoardSettled(mat.reading(), self.now), self.now)
         return self.table.status()
 
-    def press(self, seat: int, button: str = "confirm") -> dict[str, Any]:
+    def press(self, seat: int, button: str = "confirm") -> TableStatus:
         """``seat`` presses a button."""
         self.now += 1.0
         self.table.handle(ButtonPressed(button, seat), self.now)  # type: ignore[arg-type]
         return self.table.status()
 
-    def type(self, seat: int, text: str) -> dict[str, Any]:
+    def type(self, seat: int, text: str) -> TableStatus:
         """``seat`` types ``text`` at the console."""
         self.now += 1.0
         self.table.handle(ConsoleCommand(text, seat=seat), self.now)
@@ -144,7 +145,7 @@ def cookie_table(
     table, frames = make_table(folder / JOURNAL, GameChoice("cookie", options), CAMERA)
     at = CookieTable(table, frames)
     status = at.see(Mat.of(at.state))
-    assert status["in_sync"], status["message"]
+    assert status.in_sync, status.message
     return at
 
 

@@ -125,14 +125,14 @@ def test_a_seat_shows_placed_when_its_back_is_seen_and_all_placed_signals_the_re
     assert look(at.frame, 1) == (WHITE, "solid") and look(at.frame, 3) == (WHITE, "solid")
     assert look(at.frame, 0) == (COLOURS[0], "solid"), "the first player's seat glows"
     assert look(at.frame, 2) == (COLOURS[2], "pulse")
-    assert "placed: P2, P4; waiting for P1, P3" in status["message"]
+    assert "placed: P2, P4; waiting for P1, P3" in status.message
     assert "mat: placed: P2, P4; waiting for P1, P3" in at.table.screen_lines()
     assert at.actions() == [], "a card face down is not a move the engine can take"
     mat.place(0)
     mat.place(2)
     status = at.see(mat)
     assert all(look(at.frame, seat) == (GREEN, "pulse") for seat in range(4)), "the reveal"
-    assert "turn your cards up" in status["message"]
+    assert "turn your cards up" in status.message
     assert set(lit_seats(at.frame)) == {0, 1, 2, 3}, "seats nobody plays stay dark"
 
 
@@ -143,7 +143,7 @@ def test_a_seats_confirm_says_placed_where_the_camera_sees_no_back(tmp_path: Pat
         mat.place(seat)
     at.see(mat)
     status = at.press(3)  # P4's card lies where the camera cannot see its back
-    assert "P4 pressed confirm: placed" in status["message"]
+    assert "P4 pressed confirm: placed" in status.message
     assert all(look(at.frame, seat) == (GREEN, "pulse") for seat in range(4)), "the reveal"
     for seat, card in FIRST_TURN.items():
         if seat != 3:
@@ -152,16 +152,16 @@ def test_a_seats_confirm_says_placed_where_the_camera_sees_no_back(tmp_path: Pat
     at.see(mat)
     assert len([a for a in at.actions() if isinstance(a, Play)]) == 4
     status = at.press(1)
-    assert "nothing for P2 to confirm" in status["message"] and len(at.actions()) == 4
+    assert "nothing for P2 to confirm" in status.message and len(at.actions()) == 4
 
 
 def test_a_card_typed_at_the_console_on_a_mat_table_is_not_named(tmp_path: Path) -> None:
     at = cookie_table(tmp_path, hunt_options())
     status = at.type(0, "P1 plays Sword")
     assert at.actions() == [Play("Sword", player=0)]
-    shown = json.dumps(status) + "\n".join(at.table.screen_lines())
+    shown = json.dumps(status.to_json()) + "\n".join(at.table.screen_lines())
     assert not re.search(r"\bSword\b", shown), shown
-    assert status["last"] == "P1's card is in"
+    assert status.last == "P1's card is in"
 
 
 def test_cards_turned_up_are_each_seats_play_taken_at_once(tmp_path: Path) -> None:
@@ -170,7 +170,7 @@ def test_cards_turned_up_are_each_seats_play_taken_at_once(tmp_path: Path) -> No
     played = [a for a in at.actions() if isinstance(a, Play)]
     assert sorted((a.player, a.card) for a in played) == sorted(FIRST_TURN.items())
     assert at.state.phase == "aim" and at.state.aiming == [0, 2]
-    assert at.table.status()["last"] == "revealed: P1 Sword, P2 Cookie, P3 Shield, P4 Blue"
+    assert at.table.status().last == "revealed: P1 Sword, P2 Cookie, P3 Shield, P4 Blue"
     assert at.table.game.journal.record(at.table.game.id).actions == tuple(at.actions())
 
 
@@ -194,8 +194,8 @@ def test_a_card_turned_up_before_everyone_placed_blinks_red_and_is_not_recorded(
     mat.place(2)
     mat.turn_up(1, "Cookie")
     status = at.see(mat)
-    assert status["verdict"] == "illegal" and blinks_red(at.frame, 1)
-    assert "before everyone had placed" in status["message"]
+    assert status.verdict == "illegal" and blinks_red(at.frame, 1)
+    assert "before everyone had placed" in status.message
     assert at.actions() == []
     mat.take(1, set_card("Cookie", 1))
     mat.place(1)
@@ -213,8 +213,8 @@ def test_an_aim_the_rules_refuse_blinks_red_until_the_card_is_moved(tmp_path: Pa
     assert look(at.frame, 2) == (GREEN, "flash"), "the aim is accepted: P3's seat flashes"
     mat.move(shield, 0)  # P3's Shield at P1, whose Sword is on P3
     status = at.see(mat)
-    assert status["verdict"] == "illegal" and blinks_red(at.frame, 2)
-    assert "P1's Sword is aimed at P3" in status["message"]
+    assert status.verdict == "illegal" and blinks_red(at.frame, 2)
+    assert "P1's Sword is aimed at P3" in status.message
     assert len(at.actions()) == 5
     at.see(mat)
     assert blinks_red(at.frame, 2), "it blinks as long as the card lies there"
@@ -229,7 +229,7 @@ def test_aims_are_taken_clockwise_from_the_first_player(tmp_path: Path) -> None:
     mat = turned_up(at, FIRST_TURN)
     mat.move(set_card("Shield", 2), 0)  # P3 aims first, out of order: it waits for P1
     status = at.see(mat)
-    assert len(at.actions()) == 4 and status["verdict"] != "illegal"
+    assert len(at.actions()) == 4 and status.verdict != "illegal"
     assert look(at.frame, 0) == (COLOURS[0], "solid"), "P1 is asked to aim"
     mat.move(set_card("Sword", 0), 1)
     at.see(mat)
@@ -244,7 +244,7 @@ def test_a_shield_aimed_first_refuses_the_sword_that_comes_after_it(tmp_path: Pa
     mat.move(set_card("Shield", 2), 0)  # P3's Shield at P1
     status = at.see(mat)
     assert at.actions()[4:] == [Aim(0, player=2)]
-    assert status["verdict"] == "illegal" and blinks_red(at.frame, 0)
+    assert status.verdict == "illegal" and blinks_red(at.frame, 0)
 
 
 def test_a_card_turned_face_down_again_takes_its_play_back(tmp_path: Path) -> None:
@@ -257,7 +257,7 @@ def test_a_card_turned_face_down_again_takes_its_play_back(tmp_path: Path) -> No
     mat.take(0, set_card("Sword", 0))
     mat.place(0)
     status = at.see(mat)
-    assert at.actions() == [] and status["in_sync"], status["message"]
+    assert at.actions() == [] and status.in_sync, status.message
     assert at.table.game.journal.record(at.table.game.id).actions == ()
 
 
@@ -271,11 +271,11 @@ def test_after_the_undo_button_the_card_must_be_put_back_before_it_counts_again(
     assert at.actions()[-1] == Aim(3, player=0)
     at.table.handle(ButtonPressed("undo", None, held=True), at.now)
     status = at.see(mat)
-    assert not status["in_sync"] and len(at.actions()) == 4
-    assert "move P1's card back into P1's zone" in status["message"]
+    assert not status.in_sync and len(at.actions()) == 4
+    assert "move P1's card back into P1's zone" in status.message
     assert look(at.frame, 3)[0] == AMBER
     mat.move(set_card("Sword", 0), 0)
-    assert at.see(mat)["in_sync"] and len(at.actions()) == 4
+    assert at.see(mat).in_sync and len(at.actions()) == 4
     mat.move(set_card("Sword", 0), 1)
     at.see(mat)
     assert at.actions()[-1] == Aim(1, player=0)
@@ -290,11 +290,11 @@ def test_cards_taken_may_leave_the_mat_but_a_card_out_of_place_is_shown(tmp_path
     assert at.state.phase == "play" and len(at.actions()) == 6
     for seat in range(4):
         mat.face_up[seat].clear()  # the turn's cards go in front of their owners
-    assert at.see(mat)["verdict"] in ("nothing", "in-sync")
+    assert at.see(mat).verdict in ("nothing", "in-sync")
     mat.lay(2, set_card("Cookie", 1))  # P2's Cookie in P3's zone
     status = at.see(mat)
-    assert status["verdict"] == "out-of-sync" and look(at.frame, 2) == (AMBER, "blink")
-    assert "P3's zone: take away Cookie (P2's)" in status["message"]
+    assert status.verdict == "out-of-sync" and look(at.frame, 2) == (AMBER, "blink")
+    assert "P3's zone: take away Cookie (P2's)" in status.message
     assert len(at.actions()) == 6
 
 
@@ -344,8 +344,8 @@ def test_roles_turned_up_in_any_order_then_the_round_is_scored_on_the_seat_leds(
     status = at.see(mat)
     assert at.actions()[len(actions) :] == roles
     gains = at.state.last_round["gains"]
-    assert at.state.round == 1 and not status["in_sync"], "the mat must be cleared"
-    assert "gather the cards" in status["message"]
+    assert at.state.round == 1 and not status.in_sync, "the mat must be cleared"
+    assert "gather the cards" in status.message
     assert max(gains) > 0 and at.frame.look("status", 0).colour == AMBER
     for seat, gain in enumerate(gains):
         expected = tuple(round(c * gain / max(gains)) for c in COLOURS[seat])
@@ -353,7 +353,7 @@ def test_roles_turned_up_in_any_order_then_the_round_is_scored_on_the_seat_leds(
             expected = tuple(round(c * 0.15) for c in WHITE)  # the First Player token
         assert look(at.frame, seat) == (expected, "solid"), (seat, gains)
     status = at.see(Mat.of(at.state))
-    assert status["in_sync"]
+    assert status.in_sync
     assert look(at.frame, 0)[0] == tuple(round(c * gains[0] / max(gains)) for c in COLOURS[0])
     mat = Mat.of(at.state)
     mat.place(2)
@@ -370,7 +370,7 @@ def test_a_power_cut_mid_turn_keeps_who_has_placed(tmp_path: Path) -> None:
     at.table.journal.close()
     again = cookie_table_resumed(tmp_path)
     status = again.see(mat)
-    assert status["in_sync"] and again.actions() == []
+    assert status.in_sync and again.actions() == []
     again.see(mat)
     assert look(again.frame, 0) == (WHITE, "solid") and look(again.frame, 2) == (WHITE, "solid")
 
@@ -389,7 +389,7 @@ def test_claims_are_laid_face_up_in_turn_and_out_of_turn_blinks_red(tmp_path: Pa
     mat = Mat.of(at.state)
     mat.lay(1, set_card("Blue", 1))
     status = at.see(mat)
-    assert status["verdict"] == "illegal" and blinks_red(at.frame, 1)
+    assert status.verdict == "illegal" and blinks_red(at.frame, 1)
     assert at.actions() == []
     mat.lay(0, set_card("Cookie", 0))
     at.see(mat)
@@ -410,12 +410,12 @@ def test_phase_two_a_role_turned_up_or_i_looked_then_phase_three_and_the_target(
         RevealRole(2, "Persians", 0, player=CHANCE),
     ]
     assert at.state.coins == [2, 1, 0, 1]
-    assert "P1 turned up P3's role: Persians, not 37" in at.table.status()["last"]
+    assert "P1 turned up P3's role: Persians, not 37" in at.table.status().last
     at.see(mat)  # looked at again: what the table waits for
-    assert "P2: turn up another player's Role card" in at.table.status()["message"]
-    assert "press confirm: I looked" in at.table.status()["message"]
+    assert "P2: turn up another player's Role card" in at.table.status().message
+    assert "press confirm: I looked" in at.table.status().message
     status = at.press(1)  # P2: "I looked"
-    assert at.actions()[-1] == Look(player=1), status["message"]
+    assert at.actions()[-1] == Look(player=1), status.message
     at.press(2)
     at.press(3)
     assert at.state.phase == "hunt"
@@ -429,7 +429,7 @@ def test_phase_two_a_role_turned_up_or_i_looked_then_phase_three_and_the_target(
     mat.centre_up("37")
     status = at.see(mat)
     assert at.actions()[-1] == RevealTarget("37", player=CHANCE)
-    assert at.state.round == 1 and not status["in_sync"]
+    assert at.state.round == 1 and not status.in_sync
 
 
 def _card_of(action: Action) -> str:
@@ -447,7 +447,7 @@ def _aim_through_the_camera(at: CookieTable, mat: Mat, rng: random.Random) -> No
     refused = [t for t in range(state.num_players) if t != seat and t not in allowed]
     if refused and rng.random() < 0.5:
         mat.move(card, rng.choice(refused))
-        assert at.see(mat)["verdict"] == "illegal" and blinks_red(at.frame, seat)
+        assert at.see(mat).verdict == "illegal" and blinks_red(at.frame, seat)
     target = rng.choice(allowed)
     mat.move(card, target)
     at.see(mat)
@@ -467,8 +467,8 @@ def test_two_players_say_which_role_card_was_turned_up_and_a_swapped_bluff_pays(
     mat = Mat.of(at.state)
     mat.role_up(0, "Blue")  # P2 turns up the card under P1's Cookie claim: it is Blue
     status = at.see(mat)
-    assert status["verdict"] == "choose" and len(at.actions()) == 5
-    assert "confirm: the one under the claim Blue; or type 'P2 reveals P1'" in status["message"]
+    assert status.verdict == "choose" and len(at.actions()) == 5
+    assert "confirm: the one under the claim Blue; or type 'P2 reveals P1'" in status.message
     at.type(1, "P2 reveals P1")
     assert at.actions()[5:] == [
         Challenge(0, 0, player=1),
@@ -545,18 +545,18 @@ def _play_round_through_the_camera(at: CookieTable, rng: random.Random) -> None:
             assert isinstance(reveal, RevealRole)
             mat.role_up(reveal.seat, reveal.character)
             status = at.see(mat)
-            if status["verdict"] == "choose":  # two Role cards: the checker says which
+            if status.verdict == "choose":  # two Role cards: the checker says which
                 plain = at.table.view.verdict.options[0]
                 at.press(seat) if plain == action else at.type(seat, action.notation())
             assert at.actions()[-2:] == [action, reveal]
-        assert len(at.actions()) > before, at.table.status()["message"]
+        assert len(at.actions()) > before, at.table.status().message
 
 
 @pytest.mark.parametrize("players", [4, 5, 6])
 def test_an_every_man_for_himself_round_through_the_camera(tmp_path: Path, players: int) -> None:
     at = cookie_table(tmp_path, hunt_options(players))
     _play_round_through_the_camera(at, random.Random(players))
-    assert at.state.round == 1 and at.table.status()["in_sync"] is False
+    assert at.state.round == 1 and at.table.status().in_sync is False
     kinds = {type(a).__name__ for a in at.actions()}
     assert {"Play", "RevealRole"} <= kinds
     assert sum(isinstance(a, Play) for a in at.actions()) == players * players
@@ -572,10 +572,10 @@ def test_a_big_hunt_round_through_the_camera_and_the_next_after_the_mat_is_clear
     rng = random.Random(players)
     _play_round_through_the_camera(at, rng)
     assert at.state.round == 1
-    assert at.table.status()["in_sync"] is False
+    assert at.table.status().in_sync is False
     kinds = {type(a).__name__ for a in at.actions()}
     assert {"Claim", "Hunt", "RevealTarget"} <= kinds
     assert ("OpenExclusion" in kinds) == (players == 3)
-    assert at.see(Mat.of(at.state))["in_sync"]
+    assert at.see(Mat.of(at.state)).in_sync
     _play_round_through_the_camera(at, rng)
     assert at.state.round == 2
