@@ -34,6 +34,9 @@ order; 1 otherwise; with ``--strict`` also 2 when a goal is missed (p99 over
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -59,6 +62,7 @@ from cogtable.fleet.messages import (  # noqa: E402
     PlyLog,
     decode_json,
 )
+from cogtable.fleet.process import TIMINGS_ENV  # noqa: E402
 from cogtable.fleet.topics import Kind, parse_topic  # noqa: E402
 from cogtable.journal import JOURNAL_NAME, Journal  # noqa: E402
 from cogtable.web.table_view import TableFolder  # noqa: E402
@@ -146,8 +150,11 @@ def start_tables(
         argv += [] if loud else ["--quiet"]
         argv += ["--state-dir", str(folder), "--broker", broker.url, "--venue", VENUE]
         argv += ["--table-id", folder.name]
+        env = {**os.environ, TIMINGS_ENV: str(folder / "timings.jsonl")}
         processes.append(
-            subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+            )
         )
     return processes
 
@@ -169,6 +176,7 @@ def venue_run(args: argparse.Namespace, root: Path) -> tuple[bool, bool]:
     """Part 1; returns (everything arrived exactly once and in order, the p99 goal met)."""
     (root / "broker").mkdir()
     broker = Mosquitto(root / "broker", persistence=True).start()
+    cpu_before = _children_cpu()
     heard = Heard()
     subscriber = subscribe(broker, heard)
     started = time.time()
@@ -188,6 +196,13 @@ def venue_run(args: argparse.Namespace, root: Path) -> tuple[bool, bool]:
     print(f"broker restarted after {down_at - started:.1f} s, away {back_at - down_at:.1f} s")
     results = [table.communicate(timeout=RUN_LIMIT_S) for table in tables]
     finished = all(table.returncode == 0 for table in tables)
+    played = time.time() - started
+    cpu = _children_cpu() - cpu_before
+    print(
+        f"the tables (sims, their simulated Picos and publishers) used {cpu:.0f} s CPU in "
+        f"{played:.0f} s: {cpu / played:.2f} of the 2 cores; load average "
+        f"{os.getloadavg()[0]:.1f}"
+    )
     deadline = time.time() + 20
     while len(heard.offline) < args.tables and time.time() < deadline:
         time.sleep(0.1)
@@ -199,7 +214,49 @@ def venue_run(args: argparse.Namespace, root: Path) -> tuple[bool, bool]:
             warnings = [line for line in err.splitlines() if "fleet" in line]
             print(f"table exited {table.returncode}: {out[-200:]} {warnings[-8:]}")
     outage = Outage(down_at, back_at)
-    return _report(args, root, heard, outage) and finished, _p99_met(heard, outage)
+    exact = _report(args, root, heard, outage)
+    _stages(args, root, heard, outage)
+    return exact and finished, _p99_met(heard, outage)
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child and their children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _stages(args: argparse.Namespace, root: Path, heard: Heard, outage: Outage) -> None:
+    """Where the live plies' latency goes, from the publishers' timings (COGTABLE_FLEET_TIMINGS):
+    journal to the read that found it (the poll's period plus the scheduler's delay: how late
+    the look was is shown apart), the read to the broker's ack (and the CPU the publisher
+    used meanwhile), the ack to the subscriber (negative: the subscriber had it first)."""
+    timings: dict[tuple[str, int, int], dict[str, float]] = {}
+    for number in range(args.tables):
+        table = f"t{number:02d}"
+        path = root / table / "timings.jsonl"
+        if path.is_file():
+            for line in path.read_text().splitlines():
+                at = json.loads(line)
+                timings[(table, int(at["game_id"]), int(at["seq"]))] = at
+    stages: dict[str, list[float]] = defaultdict(list)
+    for arrived, event, table in heard.arrivals:
+        at = timings.get((table, event.game_id, event.seq))
+        if at is None or at["due"] <= 0 or event.kind is not EventKind.ACTION:
+            continue
+        if outage.caught(event, arrived) or event.time <= heard.first_status.get(table, 1e18):
+            continue
+        stages["journal to the read that found it"].append(at["read"] - at["journaled"])
+        stages["  of which the look came late"].append(max(0.0, at["woke"] - at["due"]))
+        stages["the read to the broker's ack"].append(at["acked"] - at["read"])
+        stages["  CPU the publisher used, its look to the ack"].append(at["cpu"])
+        stages["the ack to the subscriber"].append(arrived - at["acked"])
+        stages["total"].append(arrived - at["journaled"])
+    for name, values in stages.items():
+        ms = [value * 1000 for value in values]
+        print(
+            f"  {name}: median {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms"
+            f" ({len(ms)} plies)"
+        )
 
 
 @dataclass(frozen=True)

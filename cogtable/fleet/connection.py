@@ -118,15 +118,28 @@ class BrokerConnection:
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
         """Publish with QoS 1 and wait for the broker's ack; BrokerUnavailable if none comes."""
+        self.settle(self.send(topic, payload, retain))
+
+    def send(self, topic: str, payload: bytes, retain: bool = False) -> Any:
+        """Publish with QoS 1 without waiting: :meth:`settle` the returned message later.
+
+        Messages sent one after another on the connection are delivered and
+        acknowledged in that order, so several can be in flight for one round
+        trip (each waited for in turn under load costs a round trip of its own).
+        """
         if not self.alive:
             raise BrokerUnavailable("the connection was lost")
-        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        return self.client.publish(topic, payload, qos=1, retain=retain)
+
+    def settle(self, sent: Any) -> None:
+        """Wait for the broker's ack of a message :meth:`send` returned; BrokerUnavailable (the
+        connection taken for lost) if none comes in :data:`ACK_TIMEOUT_S`."""
         try:
-            info.wait_for_publish(ACK_TIMEOUT_S)
+            sent.wait_for_publish(ACK_TIMEOUT_S)
         except (RuntimeError, ValueError) as error:
             self.lost.set()
             raise BrokerUnavailable(f"the connection was lost: {error}") from None
-        if not info.is_published():
+        if not sent.is_published():
             self.lost.set()
             raise BrokerUnavailable("the broker did not acknowledge a message")
 

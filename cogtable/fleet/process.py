@@ -44,6 +44,9 @@ NICENESS: Final = 5
 saturated machine starved the publisher's start past the table's stop; +5:
 4.20 vs 4.44 ms (ratio 1.06, goal 1.10)."""
 PR_SET_PDEATHSIG: Final = 1
+TIMINGS_ENV: Final = "COGTABLE_FLEET_TIMINGS"
+"""A file to append each new ply's timing to, one JSON line each (``benchmarks/bench_fleet.py``
+sets it to split the journal-to-subscriber latency; unset, nothing is written)."""
 
 
 class PublisherProcess:
@@ -157,18 +160,36 @@ def main() -> int:
     )
     from cogtable.fleet.publisher import Publisher
 
+    timings = _timings_file()
     profile = load_profile(message.get("profile") or default_profile_path())
     publisher = Publisher(
         _settings(message),
         Path(message["state_dir"]),
         profile,
         first_game=message.get("first_game"),
+        timing=(lambda at: print(json.dumps(at.to_json()), file=timings, flush=True))
+        if timings
+        else None,
     ).start()
     while not stop.wait(PARENT_CHECK_S):
         if os.getppid() != message["parent"]:
             os._exit(0)  # the table vanished: so do we, and the broker sends the last will
     publisher.stop()
+    if timings is not None:
+        timings.close()
     return 0
+
+
+def _timings_file() -> Any:
+    """The open file named by :data:`TIMINGS_ENV` (None when unset or it cannot be opened)."""
+    path = os.environ.get(TIMINGS_ENV)
+    if not path:
+        return None
+    try:
+        return open(path, "a", encoding="utf-8")
+    except OSError as error:
+        logging.warning("cogtable fleet: timings not written to %s: %s", path, error)
+        return None
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -39,7 +40,7 @@ from cogtable.fleet.connection import (
     BrokerConnection,
     BrokerUnavailable,
 )
-from cogtable.fleet.follower import FollowedGame, FollowError, TableFollower
+from cogtable.fleet.follower import FollowedGame, FollowError, JournalPly, TableFollower
 from cogtable.fleet.messages import (
     EventKind,
     PlyEvent,
@@ -63,6 +64,40 @@ STOP_SYNC_S: Final = 5.0
 """At a clean stop, what is left is published for at most this long."""
 
 
+@dataclass(frozen=True)
+class PlyTiming:
+    """When one newly journaled ply went through the publisher (epoch seconds, the table's
+    clock): what a benchmark splits the journal-to-subscriber latency by."""
+
+    game_id: int
+    seq: int
+    journaled: float
+    """The journal's time of the ply (the table stamps it just before the commit)."""
+    due: float
+    """When the publisher meant to look at the folder again (its last look + :data:`POLL_S`)."""
+    woke: float
+    """When it did look (later than ``due``: the scheduler let it wait)."""
+    read: float
+    """When it read the journal's actions that held the ply."""
+    acked: float
+    """When the broker acknowledged the ply's event."""
+    cpu: float
+    """CPU seconds the publisher's process used from ``woke`` to ``acked`` (all its threads)."""
+
+    def to_json(self) -> dict[str, float | int]:
+        """The timing as a JSON object."""
+        return {
+            "game_id": self.game_id,
+            "seq": self.seq,
+            "journaled": self.journaled,
+            "due": self.due,
+            "woke": self.woke,
+            "read": self.read,
+            "acked": self.acked,
+            "cpu": self.cpu,
+        }
+
+
 class Publisher:
     """Publishes one table's journal and status; :meth:`start` it, :meth:`stop` it."""
 
@@ -75,6 +110,7 @@ class Publisher:
         clock: Callable[[], float] = time.time,
         connect: Callable[..., BrokerConnection] = BrokerConnection,
         first_game: int | None = None,
+        timing: Callable[[PlyTiming], None] | None = None,
     ) -> None:
         self.settings = settings
         self.topics = TableTopics(settings.venue, settings.table)
@@ -98,6 +134,11 @@ class Publisher:
         self.status_at = float("-inf")
         self.failures = 0
         self.away_said = ""
+        self.timing = timing
+        """Told how each new ply went through (benchmarks: where the latency goes)."""
+        self.due = self.woke = self.read = self.cpu = 0.0
+        self.pending: list[Pending] = []
+        """Messages sent whose acks :meth:`_settle` waits for."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -127,8 +168,11 @@ class Publisher:
         except FollowError as error:
             self._say(f"cannot read the table's journal: {error}")
         while True:
+            self.woke, self.cpu = self.clock(), time.process_time()
             self._step()
-            if self._stop.wait(POLL_S if self.connection is not None else self._retry_wait()):
+            wait = POLL_S if self.connection is not None else self._retry_wait()
+            self.due = self.clock() + wait
+            if self._stop.wait(wait):
                 break
         self._finish()
         self.follower.close()
@@ -160,6 +204,7 @@ class Publisher:
                 fields = _status_fields(self.last_status or {})
                 offline = TableStatus(online=False, updated=self.clock(), **fields)
                 self._publish(Kind.STATUS, offline.to_json())
+                self._settle()
                 break
             except (BrokerUnavailable, FollowError) as error:
                 if self.connection is not None:
@@ -175,6 +220,7 @@ class Publisher:
             self.connection = None
 
     def _connect(self) -> None:
+        self.pending = []
         if self.connection is not None:
             self.connection.close()
             self.connection = None
@@ -191,6 +237,7 @@ class Publisher:
         self.away_said = ""
 
     def _drop(self, why: str) -> None:
+        self.pending = []
         if self.connection is not None:
             self.connection.close()
             self.connection = None
@@ -208,7 +255,14 @@ class Publisher:
     # -- publishing --------------------------------------------------------------------
 
     def sync(self) -> None:
-        """Publish whatever the broker does not hold yet (the connection must be up)."""
+        """Publish whatever the broker does not hold yet (the connection must be up).
+
+        The messages of one look go out together and their acks are waited
+        for at the end (one round trip, not one per message); what they change
+        (the plies held, the state and status last published) changes as each
+        ack arrives, in order, so only what the broker acknowledged counts.
+        """
+        self._settle()  # what a look cut short (a journal that could not be read) left in flight
         version = self.follower.version()
         now = self.clock()
         if version == self.seen and now - self.status_at < HEARTBEAT_S:
@@ -216,26 +270,31 @@ class Publisher:
         game_id = self.follower.newest_game_id()
         if game_id is None:
             self._status({"game": None}, now)
+            self._settle()
             self.seen = version
             return
         if self.held_game is None or self.held_game > game_id:
             self.held_game, self.held = game_id, []
         while self.held_game < game_id:  # the end of the game held, and any played meanwhile
             self._plies(self.follower.game(self.held_game))
+            self._settle()
             self.held_game = self.follower.games_after(self.held_game, game_id)[0]
             self.held = []
         followed = self.follower.game(game_id)
+        self.read = self.clock()
         self._plies(followed)
-        self.again = False
         self._state(followed, now)
         self._status(self.follower.public_status(followed, now), now)
+        self._settle()
+        self.again = False
         self.seen = version
 
     def _plies(self, followed: FollowedGame) -> None:
         """Take-backs for plies held that the journal lost, then each ply not held, in order."""
         journal = [ply.text for ply in followed.plies]
-        if journal[: len(self.held)] != self.held:
-            for gone in followed.taken_back(self.held):
+        held = list(self.held)
+        if journal[: len(held)] != held:
+            for gone in followed.taken_back(held):
                 event = PlyEvent(
                     seq=gone.ply,
                     game_id=followed.id,
@@ -247,9 +306,9 @@ class Publisher:
                     source="journal",
                     time=self.clock(),
                 )
-                self._publish(Kind.EVENT, event.to_json())
-                self.held.pop()
-        start = 0 if self.again else len(self.held)
+                held.pop()
+                self._publish(Kind.EVENT, event.to_json(), self._holding(list(held)))
+        start = 0 if self.again else len(held)
         for ply in followed.plies[start:]:
             event = PlyEvent(
                 seq=ply.ply,
@@ -262,31 +321,74 @@ class Publisher:
                 source=ply.source,
                 time=ply.time,
             )
-            self._publish(Kind.EVENT, event.to_json())
-            if ply.ply > len(self.held):
-                self.held.append(ply.text)
+            new = ply.ply > len(held)
+            if new:
+                held.append(ply.text)
+            self._publish(Kind.EVENT, event.to_json(), self._holding(list(held), ply, new))
+
+    def _holding(
+        self, held: list[str], ply: JournalPly | None = None, new: bool = False
+    ) -> Callable[[], None]:
+        """What an event's ack changes: the broker holds ``held``; a new ply's timing is told."""
+        game_id, due, woke, read, cpu = self.held_game, self.due, self.woke, self.read, self.cpu
+
+        def acked() -> None:
+            self.held = held
+            if new and ply is not None and self.timing is not None:
+                at = (game_id or 0, ply.ply, ply.time, due, woke, read, self.clock())
+                self.timing(PlyTiming(*at, time.process_time() - cpu))
+
+        return acked
 
     def _state(self, followed: FollowedGame, now: float) -> None:
         snapshot = StateSnapshot(
             len(followed.plies), followed.id, followed.game, self.follower.picture(followed)
         ).to_json()
         if snapshot != self.last_state:
-            self._publish(Kind.STATE, {**snapshot, "updated": now})
-            self.last_state = snapshot
+            self._publish(Kind.STATE, {**snapshot, "updated": now}, lambda: self._stated(snapshot))
+
+    def _stated(self, snapshot: dict[str, Any]) -> None:
+        self.last_state = snapshot
 
     def _status(self, fields: dict[str, Any], now: float) -> None:
         if fields == self.last_status and now - self.status_at < HEARTBEAT_S:
             return
         status = TableStatus(online=True, updated=now, **_status_fields(fields))
-        self._publish(Kind.STATUS, status.to_json())
+        self._publish(Kind.STATUS, status.to_json(), lambda: self._told(fields, now))
+
+    def _told(self, fields: dict[str, Any], now: float) -> None:
         self.last_status, self.status_at = fields, now
 
-    def _publish(self, kind: Kind, message: dict[str, Any]) -> None:
+    def _publish(
+        self, kind: Kind, message: dict[str, Any], acked: Callable[[], None] | None = None
+    ) -> None:
+        """Send one message; :meth:`_settle` waits for its ack and then calls ``acked``."""
         if self.connection is None:
             raise BrokerUnavailable("not connected")
         payload = encode_json(message)
-        self.connection.publish(self.topics.topic(kind), payload, retain=kind is not Kind.EVENT)
-        self.sent[kind] += 1
+        sent = self.connection.send(self.topics.topic(kind), payload, kind is not Kind.EVENT)
+        self.pending.append(Pending(kind, sent, acked))
+
+    def _settle(self) -> None:
+        """Wait for the acks of the messages sent, in order; each changes what it changes."""
+        pending, self.pending = self.pending, []
+        for message in pending:
+            if self.connection is None:
+                raise BrokerUnavailable("not connected")
+            self.connection.settle(message.sent)
+            self.sent[message.kind] += 1
+            if message.acked is not None:
+                message.acked()
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A message sent and not yet acknowledged, with what its ack changes."""
+
+    kind: Kind
+    sent: Any
+    """paho's message info."""
+    acked: Callable[[], None] | None
 
 
 def encode_json(message: dict[str, Any]) -> bytes:
