@@ -42,14 +42,18 @@ import json
 import sqlite3
 import threading
 import time
-import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from cogtable.errors import UserError
+from cogtable.journal_file import (
+    JournalError,
+    read_only_uri,
+    refuse_foreign_file,
+    refuse_missing_or_empty,
+)
 from cogtable.journal_schema import (
     APPLICATION_ID,
     REMOTE,
@@ -75,18 +79,11 @@ from games.core import (
 
 JOURNAL_NAME: Final = "journal.sqlite3"
 """The journal's file name in a table's state folder."""
-SQLITE_HEADER: Final = b"SQLite format 3\x00"
-WAL_FORMAT: Final = 2
-"""The database header's read/write version bytes (offsets 18 and 19) in WAL mode."""
 LARGEST_ID: Final = 2**63 - 1
 """SQLite's largest integer: no game id can be larger."""
 
 Loader = Callable[[str], GameModule]
 Replayer = Callable[[Record], State]
-
-
-class JournalError(UserError):
-    """The journal cannot be opened, read or written; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +99,14 @@ class MoveSource:
     def remote(self) -> bool:
         """The move was made at the other table."""
         return self.table is not None
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """The move the last undo of a game took back, while no move came after it."""
+
+    ply: int
+    action: Action
 
 
 @dataclass(frozen=True)
@@ -157,8 +162,8 @@ class Journal:
         self.schema = SCHEMA_VERSION
         """The schema of the file (a reader leaves an older one as it is and reads it)."""
         if read_only:
-            _refuse_missing_or_empty(self.path)
-        _refuse_foreign_file(self.path)
+            refuse_missing_or_empty(self.path)
+        refuse_foreign_file(self.path)
         self.connection = self._connect()
 
     # -- opening -------------------------------------------------------------
@@ -351,6 +356,20 @@ class Journal:
             ).fetchall()
         return [MoveSource(str(source), table) for source, table in rows]
 
+    def taken_back(self, game_id: int) -> TakeBack | None:
+        """The move the last undo of game ``game_id`` took back, if none came after it."""
+        with self._errors("read"):
+            row = self.connection.execute(
+                "SELECT ply, action FROM taken_back WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            count = self.connection.execute(
+                "SELECT count(*) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
+        if row is None or row[0] != count + 1:
+            return None
+        module = self._module(self._game_row(game_id)[1], game_id)
+        return TakeBack(row[0], self._action(module, row[1], game_id, row[0]))
+
     def games(self, check: bool = False) -> list[GameSummary]:
         """Every game, oldest first, with its number of actions.
 
@@ -491,75 +510,11 @@ class JournaledGame:
 
     def taken_back(self) -> Action | None:
         """The action the last undo took back, if no action came after it (else None)."""
-        with self.journal._errors("read"):
-            row = self.journal.connection.execute(
-                "SELECT ply, action FROM taken_back WHERE game_id = ?", (self.id,)
-            ).fetchone()
-        if row is None or row[0] != len(self.state.history) + 1:
-            return None
-        module = self.journal._module(self.state.game, self.id)
-        return self.journal._action(module, row[1], self.id, row[0])
+        found = self.journal.taken_back(self.id)
+        return None if found is None else found.action
 
 
 # -- helpers ----------------------------------------------------------------------
-
-
-def read_only_uri(path: Path) -> str:
-    """The SQLite URI that reads ``path`` without writing anything, not even a ``-shm``.
-
-    A WAL database is read through its ``-shm`` index, which a reader creates
-    when it is missing: ``mode=ro`` then leaves a ``-wal`` and a ``-shm`` behind,
-    or fails in a folder it may not write to. So:
-
-    - a ``-wal`` that holds something, or has its ``-shm`` (a writer is running,
-      or one was killed): ``mode=ro``, which reads the committed actions in it;
-    - otherwise everything is in the database file itself: ``immutable=1``
-      reads just that file, with no ``-shm`` and no locks. A writer that starts
-      meanwhile writes to its own new ``-wal`` first and into the file only
-      at a checkpoint, which at worst makes this reader fail with an error;
-    - a database not in WAL mode (never made so by cogtable): ``mode=ro``.
-    """
-    quoted = urllib.parse.quote(str(path.absolute()))
-    wal = path.with_name(path.name + "-wal")
-    shm = path.with_name(path.name + "-shm")
-    writer = wal.exists() and (shm.exists() or wal.stat().st_size > 0)
-    return f"file:{quoted}?{'mode=ro' if writer or not _in_wal_mode(path) else 'immutable=1'}"
-
-
-def _in_wal_mode(path: Path) -> bool:
-    """The database header says WAL (read/write versions 2)."""
-    with path.open("rb") as file:
-        header = file.read(20)
-    return header[18:20] == bytes((WAL_FORMAT, WAL_FORMAT))
-
-
-def _refuse_missing_or_empty(path: Path) -> None:
-    """A reader needs a journal: no file, a folder or an empty file is not one."""
-    if not path.exists():
-        raise JournalError(f"no journal at {path.parent} (no {path.name}; use --state-dir)")
-    if not path.is_file():
-        raise JournalError(f"{path} is not a file: not a journal")
-    if path.stat().st_size == 0:
-        raise JournalError(f"{path} is empty: not a journal")
-
-
-def _refuse_foreign_file(path: Path) -> None:
-    """Refuse a file that is neither empty nor SQLite, without opening it for writing."""
-    try:
-        with path.open("rb") as file:
-            header = file.read(len(SQLITE_HEADER))
-    except FileNotFoundError:
-        if not path.parent.is_dir():
-            raise JournalError(
-                f"cannot create the journal {path}: no folder {path.parent}"
-            ) from None
-        return
-    except OSError as error:
-        raise JournalError(f"cannot read the journal {path}: {error}") from error
-    if header and header != SQLITE_HEADER:
-        raise JournalError(
-            f"{path} is not a cogtable journal (not an SQLite database); left as it is"
-        )
 
 
 def _row_id(cursor: sqlite3.Cursor) -> int:

@@ -144,3 +144,20 @@ def test_a_journal_of_a_newer_schema_is_refused_and_untouched(tmp_path: Path) ->
     with pytest.raises(JournalError, match="newer cogtable"):
         open_journal(path)
     assert path.read_bytes() == before
+
+
+def test_a_reader_knows_the_last_take_back_until_a_move_comes_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    rng = random.Random(4)
+    with open_journal(path) as journal:
+        game = journal.new_game("toy", {"rounds": 5}, seed=1)
+        for _ in range(3):
+            game.apply(next_action(game, rng), "camera")
+        taken = game.undo()
+        with Journal(path, loader=load_toy, replayer=toy_game.replay_toy, read_only=True) as reader:
+            found = reader.taken_back(game.id)
+            assert found is not None and (found.ply, found.action) == (3, taken)
+        game.apply(next_action(game, rng), "camera")
+        with Journal(path, loader=load_toy, replayer=toy_game.replay_toy, read_only=True) as reader:
+            assert reader.taken_back(game.id) is None
+        assert game.taken_back() is None
