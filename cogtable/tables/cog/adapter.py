@@ -63,6 +63,7 @@ from cogtable.tables.cog.parts import (
     mat_player,
     part_layouts,
     seen_contents,
+    track_space,
 )
 from cogtable.tables.cog.terminal import render
 from cogtable.tables.cog.words import MAT_CHANGES, mat_change, reserve_words, try_action, word
@@ -421,13 +422,8 @@ def _out_of_sync(state: CogState, seen: Observation) -> Verdict:
     for part, _ in _contents_differ(state, seen):
         words.append(_contents_words(state, seen, part))
     reason = "; ".join(dict.fromkeys(words[:4])) + (" ..." if len(words) > 4 else "")
-    pawns = tuple(
-        sorted(
-            int(place[5:]) - 1
-            for part, place in differing
-            if part == BOARD and place.startswith("track")
-        )
-    )
+    spaces = [track_space(place) for part, place in differing if part == BOARD]
+    pawns = tuple(sorted(space for space in spaces if space is not None))
     return Verdict(
         "out-of-sync",
         places=_cog_leds(differing),
@@ -444,8 +440,9 @@ def _difference_words(
     place: str,
 ) -> str:
     want, have = expected[part][place], seen[part].get(place, EMPTY)
-    if place.startswith("track"):
-        return _pawn_words(state, seen, place, want, have)
+    space = track_space(place) if part == BOARD else None
+    if space is not None:
+        return _pawn_words(space, want, have)
     where = f"{part} {place}"
     if not want:
         return f"take {have} off {where}"
@@ -454,13 +451,14 @@ def _difference_words(
     return f"{where} should show {want}, not {have}"
 
 
-def _pawn_words(state: CogState, seen: Observation, place: str, want: str, have: str) -> str:
+def _pawn_words(space: int, want: str, have: str) -> str:
+    """Which pawns to move onto or off track ``space`` (0-based), in words."""
     missing = set(pawn_colours(want)) - set(pawn_colours(have))
     if missing:
-        return f"move the {' and '.join(sorted(missing))} pawn to track space {place[5:]}"
+        return f"move the {' and '.join(sorted(missing))} pawn to track space {space + 1}"
     return (
         f"move the {' and '.join(sorted(set(pawn_colours(have)) - set(pawn_colours(want))))} "
-        f"pawn off track space {place[5:]}"
+        f"pawn off track space {space + 1}"
     )
 
 

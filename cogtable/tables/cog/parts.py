@@ -50,6 +50,20 @@ def mat_name(player: int) -> str:
     return f"mat{player + 1}"
 
 
+TRACK = re.compile(r"track(\d+)")
+
+
+def track_place(space: int) -> str:
+    """The board place of track space ``space`` (0-based; 0 is the start): ``track1``."""
+    return f"track{space + 1}"
+
+
+def track_space(place: str) -> int | None:
+    """The 0-based track space a board place names (``track3``: 2); None for any other place."""
+    match = TRACK.fullmatch(place)
+    return None if match is None else int(match[1]) - 1
+
+
 def mat_player(part: str) -> int | None:
     """The 0-based player whose mat ``part`` is (``mat1``: 0); None for any other part."""
     match = MAT.fullmatch(part)
@@ -133,7 +147,7 @@ def board_part(layout: Layout, edition: Edition) -> PartLayout:
     ]
     places += [_square(f"centre{n + 1}", "tile", p, board.tile) for n, p in enumerate(board.centre)]
     places += [
-        _square(f"track{n + 1}", "pawn", p, board.track) for n, p in enumerate(board.track_spaces)
+        _square(track_place(n), "pawn", p, board.track) for n, p in enumerate(board.track_spaces)
     ]
     width, height = board.card_size
     places += [
@@ -223,7 +237,7 @@ def _board_view(state: CogState) -> dict[str, str]:
     for square, letter in enumerate(state.centre):
         view[f"centre{square + 1}"] = tile_label(letter)
     for space, label in _track_view(state).items():
-        view[f"track{space + 1}"] = label
+        view[track_place(space)] = label
     return view
 
 
