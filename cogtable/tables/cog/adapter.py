@@ -53,9 +53,8 @@ from cogtable.tables.cog.parts import (
     BOARD,
     EDGES,
     PIECE_COLOURS,
+    CogSpace,
     Observation,
-    cog_led,
-    cog_space,
     die_slot_of,
     expected_contents,
     expected_view,
@@ -186,7 +185,7 @@ class CogAdapter(TableAdapter):
     def places_of(self, action: Action) -> tuple[int, ...]:
         """The cog space a placement took, to flash green."""
         edge_slot = placement_space(action)
-        return (cog_led(*edge_slot),) if edge_slot else ()
+        return (edge_slot.led,) if edge_slot else ()
 
     # -- LEDs ----------------------------------------------------------------------------
 
@@ -299,7 +298,7 @@ def _drawn_letter(state: CogState, seen: Observation, head: Effect) -> str | Non
 
 
 def _cog_labels(view: Mapping[str, str]) -> dict[str, str]:
-    return {place: label for place, label in view.items() if place.startswith("cog-")}
+    return {place: label for place, label in view.items() if CogSpace.of(place)}
 
 
 def _placement(state: CogState, seen: Observation, player: int) -> Verdict | None:
@@ -333,7 +332,7 @@ def _placements_seen(matching: list[Action]) -> Verdict:
     """One placement: the move; several (with or without a star power): a choice."""
     plain = matching[0]
     space = placement_space(plain)
-    led = (cog_led(*space),) if space else ()
+    led = (space.led,) if space else ()
     if len(matching) == 1:
         return Verdict("move", action=plain, reason=plain.safe_notation())
     choices = " or ".join(action.safe_notation() for action in matching)
@@ -365,7 +364,9 @@ def _refused_placement(state: CogState, player: int, space: str, led: tuple[int,
 
 
 def _plain_placement(state: CogState, player: int, space: str) -> Action | None:
-    edge, slot = _edge_slot(space)
+    cog_space = CogSpace.of(space)
+    assert cog_space is not None, space
+    edge, slot = cog_space
     if edge == "top":
         return TakeLetters(player=player, slot=slot)
     if edge == "cabinet":
@@ -376,24 +377,14 @@ def _plain_placement(state: CogState, player: int, space: str) -> Action | None:
     return TakeDie(player=player, slot=state.dice.index(colour)) if colour in state.dice else None
 
 
-def _edge_slot(space: str) -> tuple[str, int]:
-    """``cog-dice3`` -> ("dice", 2)."""
-    name = space.removeprefix("cog-")
-    return name.rstrip("0123456789"), int(name.lstrip("abcdefghijklmnopqrstuvwxyz")) - 1
-
-
 def _led_of(space: str) -> tuple[int, ...]:
-    return (cog_led(*_edge_slot(space)),)
+    """The LED under a board place that is a cog space (none under any other place)."""
+    cog_space = CogSpace.of(space)
+    return (cog_space.led,) if cog_space else ()
 
 
 def _cog_leds(places: Sequence[tuple[str, str]]) -> tuple[int, ...]:
-    return tuple(
-        sorted(
-            _led_of(place)[0]
-            for part, place in places
-            if part == BOARD and place.startswith("cog-")
-        )
-    )
+    return tuple(sorted(led for part, place in places if part == BOARD for led in _led_of(place)))
 
 
 def _centre_taken(state: CogState, seen: Observation, player: int) -> Verdict | None:
@@ -474,4 +465,4 @@ def _contents_words(state: CogState, seen: Observation, part: str) -> str:
     return f"{state.player_name(player)}'s mat: " + "; ".join(parts)
 
 
-__all__ = ["EDGES", "MAT_CHANGES", "PLACEMENTS", "CogAdapter", "cog_space"]
+__all__ = ["EDGES", "MAT_CHANGES", "PLACEMENTS", "CogAdapter", "CogSpace"]

@@ -50,6 +50,7 @@ from cogtable.tables.cog.parts import (
     BOARD,
     PIECE_COLOURS,
     Cell,
+    CogSpace,
     laid_out,
     mat_name,
     mat_player,
@@ -146,7 +147,7 @@ def _stray_cogs(
     }
     options = []
     for spot, label in base.items():
-        if spot[0] != BOARD or not spot[1].startswith("cog-") or label != EMPTY:
+        if spot[0] != BOARD or CogSpace.of(spot[1]) is None or label != EMPTY:
             continue
         for colour in PIECE_COLOURS[: state.num_players]:
             changes = {spot: colour}

@@ -8,20 +8,21 @@ cog spaces where the current player may go (dim), refused (red) or differing (am
 from __future__ import annotations
 
 from cogtable.tables.base import AMBER, DIM, RED, Scene
-from cogtable.tables.cog.parts import cog_led
+from cogtable.tables.cog.parts import CogSpace
 from games.cog.actions import TakeCard, TakeDie, TakeLetters, TakeTurnOrder
 from games.cog.state import CogState
 from games.core import CHANCE, Action
 from hardware.leds import Frame, blink
 
 
-def placement_space(action: Action) -> tuple[str, int] | None:
+def placement_space(action: Action) -> CogSpace | None:
+    """The cog space a placement takes (None: not a placement, or a die's)."""
     if isinstance(action, TakeLetters):
-        return ("top", action.slot)
+        return CogSpace("top", action.slot)
     if isinstance(action, TakeCard):
-        return ("cabinet", action.slot)
+        return CogSpace("cabinet", action.slot)
     if isinstance(action, TakeTurnOrder):
-        return ("turn", action.position)
+        return CogSpace("turn", action.position)
     return None  # a die's cog space depends on the game's dice: not flashed
 
 
@@ -78,7 +79,7 @@ def _legal_leds(state: CogState, player: int) -> list[int]:
     spaces = set()
     for action in state.legal_actions(player):
         if isinstance(action, TakeDie):
-            spaces.add(cog_led("dice", state.ed.dice.index(state.dice[action.slot])))
+            spaces.add(CogSpace("dice", state.ed.dice.index(state.dice[action.slot])).led)
         elif (space := placement_space(action)) is not None:
-            spaces.add(cog_led(*space))
+            spaces.add(space.led)
     return sorted(spaces)

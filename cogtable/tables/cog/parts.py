@@ -91,14 +91,34 @@ class Cell(NamedTuple):
         return None if match is None else cls(int(match[1]) - 1, int(match[2]) - 1)
 
 
-def cog_space(edge: str, slot: int) -> str:
-    """The board place of the cog space ``slot`` (0-based) on ``edge``."""
-    return f"cog-{edge}{slot + 1}"
+COG_SPACE = re.compile(r"cog-(top|cabinet|dice|turn)(\d+)")
 
 
-def cog_led(edge: str, slot: int) -> int:
-    """The ``cog-spaces`` LED under a cog space."""
-    return EDGES.index(edge) * 4 + slot
+class CogSpace(NamedTuple):
+    """A cog space on the board: its ``edge`` (one of :data:`EDGES`), ``slot`` 0-based.
+
+    Its place name counts from 1: ``CogSpace("dice", 2).name == "cog-dice3"``; :meth:`of`
+    reads one back.
+    """
+
+    edge: str
+    slot: int
+
+    @property
+    def name(self) -> str:
+        """The space's place name on the printed board."""
+        return f"cog-{self.edge}{self.slot + 1}"
+
+    @property
+    def led(self) -> int:
+        """The ``cog-spaces`` LED under the space (4 an edge, in :data:`EDGES` order)."""
+        return EDGES.index(self.edge) * 4 + self.slot
+
+    @classmethod
+    def of(cls, place: str) -> CogSpace | None:
+        """The cog space a board place names (``cog-dice3``); None for any other place."""
+        match = COG_SPACE.fullmatch(place)
+        return None if match is None else cls(match[1], int(match[2]) - 1)
 
 
 # -- the printed parts ---------------------------------------------------------
@@ -131,7 +151,9 @@ def board_part(layout: Layout, edition: Edition) -> PartLayout:
     for edge, points in zip(
         EDGES, (board.top_cogs, board.cabinet_cogs, board.dice_cogs, board.turn_cogs), strict=True
     ):
-        places += [_square(cog_space(edge, n), "cog", p, board.cog) for n, p in enumerate(points)]
+        places += [
+            _square(CogSpace(edge, n).name, "cog", p, board.cog) for n, p in enumerate(points)
+        ]
     places += [
         _square(f"die{n + 1}", "die", point, board.die, edition.dice[n])
         for n, point in enumerate(board.dice)
@@ -229,7 +251,7 @@ def _board_view(state: CogState) -> dict[str, str]:
             view[f"top{slot + 1}-{n + 1}"] = tiles[n] if n < len(tiles) else EMPTY
     for edge, owners in _cog_owners(state).items():
         for slot, owner in enumerate(owners):
-            view[cog_space(edge, slot)] = PIECE_COLOURS[owner] if owner is not None else EMPTY
+            view[CogSpace(edge, slot).name] = PIECE_COLOURS[owner] if owner is not None else EMPTY
     view.update(_dice_view(state))
     for position in range(state.num_players):
         if TURN_BONUSES[position] in ("star", "letter"):

@@ -18,7 +18,7 @@ import pytest
 
 from cogtable.inputs import ConsoleCommand
 from cogtable.sensing import Asked
-from cogtable.tables.cog.parts import BOARD, PIECE_COLOURS, cog_led, cog_space
+from cogtable.tables.cog.parts import BOARD, PIECE_COLOURS, CogSpace
 from games.cog.actions import (
     DrawLetter,
     RollDie,
@@ -289,17 +289,18 @@ def test_a_cog_of_a_player_out_of_turn_is_refused_and_its_space_blinks_red(
     assert slot is not None
     other = (player + 1) % at.state.num_players
     journaled = len(at.sources())
-    space = cog_space("top", slot)
+    space = CogSpace("top", slot).name
     status = at.see(edited(reading(at.state), BOARD, **{space: PIECE_COLOURS[other]}))
     assert status.verdict == "illegal"
     assert f"it is {at.state.player_name(player)}'s turn" in status.message
     assert len(at.sources()) == journaled
-    assert at.table.view.verdict.places == (cog_led("top", slot),)
-    assert blinks_red(at.frame(), "cog-spaces", cog_led("top", slot))  # the mock profile has it
+    assert at.table.view.verdict.places == (CogSpace("top", slot).led,)
+    # the mock profile has the cog-spaces segment
+    assert blinks_red(at.frame(), "cog-spaces", CogSpace("top", slot).led)
 
     lifted = at.see(reading(at.state))  # the cog taken off again
     assert lifted.verdict == "in-sync"
-    assert not blinks_red(at.frame(), "cog-spaces", cog_led("top", slot))
+    assert not blinks_red(at.frame(), "cog-spaces", CogSpace("top", slot).led)
 
 
 def test_a_cog_on_an_edge_the_player_already_used_is_refused(table_at: TableAt) -> None:
@@ -314,13 +315,13 @@ def test_a_cog_on_an_edge_the_player_already_used_is_refused(table_at: TableAt) 
     player, slot = turn_of(at.state), open_top_slot(at.state)
     assert slot is not None
     journaled = len(at.sources())
-    space = cog_space("top", slot)
+    space = CogSpace("top", slot).name
     status = at.see(edited(reading(at.state), BOARD, **{space: PIECE_COLOURS[player]}))
     assert status.verdict == "illegal"
     assert "already have a cog on the top edge" in status.message
     assert len(at.sources()) == journaled
-    assert at.table.view.verdict.places == (cog_led("top", slot),)
-    assert blinks_red(at.frame(), "cog-spaces", cog_led("top", slot))
+    assert at.table.view.verdict.places == (CogSpace("top", slot).led,)
+    assert blinks_red(at.frame(), "cog-spaces", CogSpace("top", slot).led)
     assert at.frame().look("seats", player).colour == at.table.seat_colours[player]  # still theirs
 
 
@@ -374,7 +375,7 @@ def test_a_bump_is_the_bumped_cog_moved_down(table_at: TableAt) -> None:
     bumped = at.state.turn_cogs[bump.position]
     assert bumped is not None
     laid = reading(after(at.state, bump))
-    assert laid[BOARD][cog_space("turn", bump.position + 1)] == PIECE_COLOURS[bumped]
+    assert laid[BOARD][CogSpace("turn", bump.position + 1).name] == PIECE_COLOURS[bumped]
     status = at.see(laid)
     if status.verdict == "choose":  # a protected bump is the other option
         assert at.table.view.verdict.options[0] == bump
@@ -387,7 +388,7 @@ def test_a_cog_put_over_another_without_moving_it_down_is_refused(table_at: Tabl
     at = table_at(position_where(bump_position))
     bump = bumping(at.state)
     journaled = len(at.sources())
-    space = cog_space("turn", bump.position)
+    space = CogSpace("turn", bump.position).name
     status = at.see(edited(reading(at.state), BOARD, **{space: PIECE_COLOURS[bump.player]}))
     assert status.verdict == "illegal"
     assert "move the other cogs back" in status.message
