@@ -51,6 +51,7 @@ from cogtable.tables.cog.parts import (
     PIECE_COLOURS,
     Cell,
     CogSpace,
+    die_slot_of,
     laid_out,
     mat_name,
     mat_player,
@@ -114,7 +115,7 @@ def _successors(state: CogState, base: dict[Spot, str]) -> list[Explanation]:
     if state.to_act() == (CHANCE,):
         head = state.waiting()
         if isinstance(head, DieRoll):
-            slot = f"die{state.ed.dice.index(state.dice[head.die]) + 1}"
+            slot = die_slot_of(state, head.die)
             for face in DIE_LABELS[1:]:
                 options.append(
                     Explanation(ExplanationKind.LEGAL, {(BOARD, slot): face}, f"die {face}")
