@@ -24,7 +24,7 @@ from cogtable.commands._seats import (
     add_seat_arguments,
 )
 from cogtable.fleet.attach import add_fleet_arguments, add_remote_arguments
-from cogtable.mock.world import CAMERA_MODES
+from cogtable.mock.world import CameraMode
 from cogtable.sensors import Sensors
 from cogtable.tables import adapter_for, table_games
 from cogtable.tables.base import CARD_MAT, PEG_DISK, PRINTED_PARTS, ReaderKind
@@ -59,7 +59,8 @@ def _disk_game_arguments(games: Any, game: str) -> None:
     _common_arguments(sub, "keep journal and board here (resumable)")
     sub.add_argument(
         "--camera",
-        choices=CAMERA_MODES,
+        type=_camera,
+        choices=tuple(CameraMode),
         default="render",
         help="render: draw and read every frame; truth: skip the pixels (fast)",
     )
@@ -104,7 +105,8 @@ def _camera_arguments(
     rendered game (issue 14 is open for it); ``--camera render`` reads every frame."""
     sub.add_argument(
         "--camera",
-        choices=CAMERA_MODES,
+        type=_camera,
+        choices=tuple(CameraMode),
         default=default,
         help=f"render: draw and read every frame; truth: skip the pixels (default {default})",
     )
@@ -152,6 +154,17 @@ def seat_rule(game: str, defaults: SeatDefaults = EVERY_SEAT_STRONG) -> SeatRule
     players = importlib.import_module(f"games.{game}.players")
     kinds = SeatKinds.of_game(game, players.PLAYERS, humans=False)
     return SeatRule(kinds, defaults)
+
+
+def _camera(text: str) -> CameraMode:
+    """``render`` or ``truth``; else one line naming both (argparse's invalid choice)."""
+    try:
+        return CameraMode(text)
+    except ValueError:
+        modes = ", ".join(repr(mode.value) for mode in CameraMode)
+        raise argparse.ArgumentTypeError(
+            f"invalid choice: {text!r} (choose from {modes})"
+        ) from None
 
 
 def _whole(text: str) -> int:

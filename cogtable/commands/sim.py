@@ -54,7 +54,7 @@ from cogtable.mock.parts_world import PartsWorld
 from cogtable.mock.people.console import ConsolePeople, ConsoleStyle
 from cogtable.mock.people.kogworks import People, Style, position_of
 from cogtable.mock.teach_frames import teach_scene_frames
-from cogtable.mock.world import MockWorld, save_json
+from cogtable.mock.world import CameraMode, MockWorld, save_json
 from cogtable.runtime import Runtime
 from cogtable.tables import adapter_for
 from cogtable.tables.base import PEG_DISK
@@ -248,9 +248,9 @@ class KitTable:
         return functools.partial(_console_line, people)
 
 
-def _check_readable(camera: str, size: tuple[int, int]) -> None:
+def _check_readable(camera: CameraMode, size: tuple[int, int]) -> None:
     """Refuse at once a rendered frame too small to read (the game would never end)."""
-    if camera == "render" and min(size) < MIN_READABLE_SIDE:
+    if camera is CameraMode.RENDER and min(size) < MIN_READABLE_SIDE:
         width, height = size
         raise UserError(
             f"--size {width}x{height}: the board is too small to read at that size; the camera "
@@ -262,7 +262,11 @@ def _check_readable(camera: str, size: tuple[int, int]) -> None:
 def _check_cards_readable(args: argparse.Namespace, choice: GameChoice) -> None:
     """Refuse at once a rendered card mat too small to read its tags (the game would never end)."""
     size = getattr(args, "size", None)
-    if getattr(args, "camera", "") != "render" or readers(choice.game) != {"cards"} or not size:
+    if (
+        getattr(args, "camera", None) is not CameraMode.RENDER
+        or readers(choice.game) != {"cards"}
+        or not size
+    ):
         return
     if min(size) < MIN_CARDS_SIDE:
         width, height = size
@@ -373,7 +377,7 @@ def _world(args: argparse.Namespace, profile: Any, choice: GameChoice) -> Any:
         mat = card_mat(profile)
         return CardsWorld(mat, camera=args.camera, camera_size=args.size, seed=args.seed)
     if reads != {"parts"}:
-        return MockWorld(camera="truth", seed=args.seed, geometry=board_geometry(profile))
+        return MockWorld(camera=CameraMode.TRUTH, seed=args.seed, geometry=board_geometry(profile))
     state = new_game(choice.game, choice.options, 0)
     regions = adapter_for(choice.game).regions_for(state)
     layouts = [region.layout for region in regions if region.layout is not None]
@@ -388,7 +392,7 @@ def _owner_taught(world: MockWorld | PartsWorld, profile: Any) -> TaughtLetterMo
     on; their 26 letters are taught from two frames of the teach layout.
     Nothing is written: the runtime reads with the taught classifier.
     """
-    if not isinstance(world, PartsWorld) or world.camera != "render":
+    if not isinstance(world, PartsWorld) or world.camera is not CameraMode.RENDER:
         return None
     if profile.camera.letters is not None:
         return None

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
+from cogtable.mock.world import FRAME_SECONDS, CameraMode, SimClock, SimulatedTime, camera_mode
 from vision.cards.mat import CARD_SIZE_MM, CardMatLayout, CardZone
 from vision.cards.reader import CardMatReading, ZoneReading
 from vision.cards.renderer import CardRenderer, LaidCard, random_card_scene
@@ -44,14 +44,12 @@ class CardsWorld(SimulatedTime):
         *,
         clock: SimClock | None = None,
         frame_seconds: float = FRAME_SECONDS,
-        camera: str = "render",
+        camera: str = CameraMode.RENDER,
         camera_size: tuple[int, int] | None = None,
         seed: int = 0,
     ) -> None:
-        if camera not in CAMERA_MODES:
-            raise ValueError(f"camera must be one of {', '.join(CAMERA_MODES)}, not {camera!r}")
         self.mat = mat
-        self.camera = camera
+        self.camera = camera_mode(camera)
         self.camera_size = camera_size
         self.seed = seed
         self.clock = clock or SimClock()
@@ -163,7 +161,7 @@ class CardsWorld(SimulatedTime):
 
     def camera_for(self, size: tuple[int, int]) -> RenderedCardsCamera | TruthCardsCamera:
         """The camera the world asks for: rendered frames of ``size``, or truth readings."""
-        if self.camera == "truth":
+        if self.camera is CameraMode.TRUTH:
             return TruthCardsCamera(self)
         return RenderedCardsCamera(self, self.camera_size or size)
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from cogtable.mock.world import CAMERA_MODES, FRAME_SECONDS, SimClock, SimulatedTime
+from cogtable.mock.world import FRAME_SECONDS, CameraMode, SimClock, SimulatedTime, camera_mode
 from vision.layout import EMPTY, PartLayout
 from vision.parts.reader import OK, REFERENCE, PartReading, TableReading
 from vision.parts.renderer import PartPose, TableRenderer, TableScene, check_label, part_to_table
@@ -45,15 +45,13 @@ class PartsWorld(SimulatedTime):
         *,
         clock: SimClock | None = None,
         frame_seconds: float = FRAME_SECONDS,
-        camera: str = "render",
+        camera: str = CameraMode.RENDER,
         camera_size: tuple[int, int] | None = None,
         seed: int = 0,
         tiles: TileLook = REFERENCE_LOOK,
     ) -> None:
-        if camera not in CAMERA_MODES:
-            raise ValueError(f"camera must be one of {', '.join(CAMERA_MODES)}, not {camera!r}")
         self.layouts = {layout.name: layout for layout in layouts}
-        self.camera = camera
+        self.camera = camera_mode(camera)
         self.camera_size = camera_size
         self.seed = seed
         self.clock = clock or SimClock()
@@ -141,7 +139,7 @@ class PartsWorld(SimulatedTime):
 
     def camera_for(self, size: tuple[int, int]) -> RenderedPartsCamera | TruthPartsCamera:
         """The camera the world asks for: rendered frames of ``size``, or truth readings."""
-        if self.camera == "truth":
+        if self.camera is CameraMode.TRUTH:
             return TruthPartsCamera(self)
         return RenderedPartsCamera(self, self.camera_size or size)
 

@@ -21,6 +21,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -34,7 +35,24 @@ from vision.peg_disk.renderer import Hand, Renderer, random_scene
 Peg = tuple[int, int]
 FRAME_SECONDS = 0.1
 """Simulated time between two camera frames (10 frames a second)."""
-CAMERA_MODES = ("render", "truth")
+
+
+class CameraMode(StrEnum):
+    """How the runtime's camera sees a mock world (a string enum: equal to its word)."""
+
+    RENDER = "render"
+    """Draw every frame and read it with the reader."""
+    TRUTH = "truth"
+    """Skip the pixels: the reading is what the world holds (fast)."""
+
+
+def camera_mode(mode: str) -> CameraMode:
+    """``mode`` as a :class:`CameraMode`; a ValueError naming the modes for any other word."""
+    try:
+        return CameraMode(mode)
+    except ValueError:
+        modes = ", ".join(CameraMode)
+        raise ValueError(f"camera must be one of {modes}, not {mode!r}") from None
 
 
 class SimClock:
@@ -86,13 +104,11 @@ class MockWorld(SimulatedTime):
         clock: SimClock | None = None,
         frame_seconds: float = FRAME_SECONDS,
         geometry: BoardGeometry | None = None,
-        camera: str = "render",
+        camera: str = CameraMode.RENDER,
         camera_size: tuple[int, int] | None = None,
         seed: int = 0,
     ) -> None:
-        if camera not in CAMERA_MODES:
-            raise ValueError(f"camera must be one of {', '.join(CAMERA_MODES)}, not {camera!r}")
-        self.camera = camera
+        self.camera = camera_mode(camera)
         """How the runtime's camera sees this world: ``render`` (pixels) or ``truth``."""
         self.camera_size = camera_size
         """Frame size for ``render``; None: the profile's camera resolution."""
@@ -174,7 +190,7 @@ def save_json(path: Path, data: dict[str, Any]) -> None:
 
 def world_camera(world: MockWorld, size: tuple[int, int]) -> RenderedCamera | TruthCamera:
     """The camera the world asks for: rendered frames of ``size``, or truth readings."""
-    if world.camera == "truth":
+    if world.camera is CameraMode.TRUTH:
         return TruthCamera(world)
     return RenderedCamera(world, world.camera_size or size, world.seed)
 
