@@ -99,6 +99,15 @@ class RemotePartner:
 
 
 @dataclass(frozen=True)
+class RemoteTakeBack:
+    """A take-back made at the other table: its move ``ply`` (``action``, as the journal's JSON)
+    was taken back there, and no move came after it."""
+
+    ply: int
+    action: Any
+
+
+@dataclass(frozen=True)
 class RemoteRecord:
     """The other table's record of the shared game, as it last published it.
 
@@ -112,6 +121,8 @@ class RemoteRecord:
     actions: tuple[Any, ...]
     finished: bool = False
     """Its game is over: a fresh game here does not take its moves (it starts anew too)."""
+    taken_back: RemoteTakeBack | None = None
+    """A move of a seat played there that it took back (this table must take it back too)."""
 
 
 @dataclass(frozen=True)

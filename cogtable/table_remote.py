@@ -17,27 +17,35 @@ changes. The record is compared with this table's own:
   with the reason, and the other table hears it (:class:`RemoteStopped`) and
   stops too, rather than letting the two diverge.
 
-A move for a seat that plays at the other table is refused here, and so is a
-take-back (the other table has the move already). The core knows no game:
-actions are compared as the journal's JSON and decoded by the game's module.
+A move for a seat that plays at the other table is refused here. A take-back
+here may take back only a move of a seat that plays here (one made at the
+other table is taken back there): the record then says what was taken back
+(:class:`~cogtable.inputs.RemoteTakeBack`), and the other table takes it back
+too, its LEDs guiding the board back (or, at once, a move its board never
+showed). If a move was made at the other table after the one taken back
+before it heard of the take-back, it refuses: its record still holds the
+move, and the table that took it back journals it again and guides it back
+onto its board, with the reason. The core knows no game: actions are
+compared as the journal's JSON and decoded by the game's module.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogtable.inputs import RemotePartner, RemoteRecord, RemoteStopped
+from cogtable.inputs import RemotePartner, RemoteRecord, RemoteStopped, RemoteTakeBack
+from cogtable.journal import REMOTE
 from cogtable.tables.base import TableAdapter, Verdict
-from games.core import Action, BadRecord, State, decode, load_game, replay
+from games.core import CHANCE, Action, BadRecord, State, decode, load_game, replay
 
 log = logging.getLogger(__name__)
-REMOTE_SOURCE = "camera"
-"""The journal's source of a move made at the other table: its camera read it (the journal's
-schema knows no other table yet; a ``remote`` source needs schema 2)."""
+REMOTE_SOURCE = REMOTE
+"""The journal's source of a move made at the other table (the journal keeps its table's id)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,11 @@ class RemoteGame:
     """The other table's moves journaled here that the board does not show yet, oldest first."""
     stopped: str = ""
     """Why the shared game stopped ("": it did not)."""
+    taking_back: str = ""
+    """The other table whose take-back this table carries out now (not refused as one made here)."""
+    refused: str = ""
+    """Why a move taken back here is to be put back (the other table refused the take-back),
+    said with each move to carry out until the board shows them all."""
 
 
 class RemotePlay:
@@ -71,8 +84,11 @@ class RemotePlay:
     state: Any
     adapter: TableAdapter
     game_name: str
+    game: Any
+    """The table's :class:`~cogtable.journal.JournaledGame`."""
     _apply: Callable[..., None]
     _resync: Callable[[Any], None]
+    _undo: Callable[[bool], None]
 
     def remote_input(self, item: RemotePartner | RemoteRecord | RemoteStopped, now: float) -> None:
         """Handle one of the other table's inputs."""
@@ -95,15 +111,33 @@ class RemotePlay:
         return f"{who} plays at table {self.remote.table}: put it back"
 
     def refused_take_back(self) -> bool:
-        """A take-back refused (True) in a game played with another table: it has the move.
-        The board, which may show the move taken back, must be put as the game stands."""
-        if not self.remote.seats:
+        """A take-back refused (True) in a game played with another table: the last move was
+        made there (it alone may take it back) or was the table's own (a draw). The board,
+        which may show the move taken back, must be put as the game stands."""
+        if not self.remote.seats or self.remote.taking_back:
             return False
-        self.view.message = f"no take-back in a game played with table {self.remote.table}"
+        why = self._take_back_refusal()
+        if not why:
+            return False
+        self.view.message = why
         self.view.synced = False
         if self.seen is not None:
             self._resync(self.seen)
         return True
+
+    def _take_back_refusal(self) -> str:
+        """Why the last move may not be taken back here ("": it may, or there is none)."""
+        history = self.state.history
+        if not history:
+            return ""
+        last = history[-1]
+        if last.player == CHANCE:
+            table = self.remote.table
+            return f"no take-back of the table's move in a game played with table {table}"
+        if last.player in self.remote.seats:
+            who = self.state.player_name(last.player)
+            return f"{who}'s move was made at table {self.remote.table}: only it can take it back"
+        return ""
 
     def stop_shared(self, reason: str) -> None:
         """Stop the shared game here (the LEDs paused, every input but the other table's
@@ -123,12 +157,15 @@ class RemotePlay:
         if done:
             del carry[: done[-1] + 1]
         if not carry:
+            self.remote.refused = ""
             self.view.synced = True
             self.view.verdict = Verdict("in-sync", reason=self.view.last)
             return
         step = carry[0]
         who = step.before.player_name(step.action.player)
         words = f"{who} played {step.action.notation()} at table {self.remote.table}"
+        if self.remote.refused:
+            words = f"{self.remote.refused}: {words}"
         made = self.adapter.judge(step.before, seen, None)
         places = self.adapter.places_of(step.action)
         if made.kind == "move" and made.action is not None and made.action != step.action:
@@ -144,8 +181,11 @@ class RemotePlay:
         has them): they are to carry out again; those the board shows are dropped at its first
         reading (:meth:`carry_out`)."""
         history = list(self.state.history)
+        sources = self.game.journal.sources(self.game.id)
         first = len(history)
-        while first > 0 and history[first - 1].player in self.remote.seats:
+        while first > 0 and (
+            sources[first - 1].remote or history[first - 1].player in self.remote.seats
+        ):
             first -= 1
         if self.view.synced or self.remote.carry or first == len(history):
             return
@@ -168,6 +208,9 @@ class RemotePlay:
             return  # its last game, over; ours begins afresh (and so will its next)
         ours = [action.to_json() for action in self.state.history]
         theirs = list(item.actions)
+        back = item.taken_back
+        if back is not None and self._their_take_back(item.table, back, ours, theirs):
+            return
         same = next(
             (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b),
             min(len(ours), len(theirs)),
@@ -175,9 +218,15 @@ class RemotePlay:
         if same < len(ours) and same < len(theirs):
             self.stop_shared(self._disagreement(item.table, same, ours[same], theirs[same]))
             return
+        beyond = theirs[len(ours) :]
+        if len(beyond) == 1 and self._taken_back_here(beyond[0]):
+            return  # it has not heard of the take-back yet: it takes the move back when it does
+        restored = self._restored_words(item.table, beyond)
         for data in theirs[len(ours) :]:
             if not self._journal_remote(item.table, data, now):
                 return
+        if restored:
+            self.view.message = self.remote.refused = restored
         if len(theirs) > len(ours):
             self.view.synced = False
             if self.seen is not None:
@@ -200,7 +249,7 @@ class RemotePlay:
         except (BadRecord, TypeError, ValueError, KeyError) as error:
             self.stop_shared(f"move {ply} from table {table} cannot be read: {error}")
             return False
-        if action.player not in self.remote.seats:
+        if action.player not in self.remote.seats and not self._taken_back_here(data):
             who = self.state.player_name(action.player)
             self.stop_shared(
                 f"table {table} recorded move {ply} ({action.notation()}) for {who},"
@@ -218,6 +267,60 @@ class RemotePlay:
         self.view.accepted = None  # no green flash: the move is not on this board yet
         self.remote.carry.append(CarryOut(before, action))
         return True
+
+    def _their_take_back(
+        self, table: str, back: RemoteTakeBack, ours: list[Any], theirs: list[Any]
+    ) -> bool:
+        """The other table took back its move ``back``: take it back here too (True), or refuse
+        (True: a move came here after it; its record still holds the move); False when the
+        take-back is not about the move this table holds last (done already, or another)."""
+        ply = back.ply
+        holds = len(theirs) == ply - 1 and len(ours) >= ply and ours[: ply - 1] == theirs
+        if not holds or ours[ply - 1] != back.action:
+            return False
+        taken = self.state.history[ply - 1]
+        if taken.player not in self.remote.seats:
+            return False  # a move of a seat played here is taken back here only
+        if len(ours) > ply:
+            made = self.state.history[ply]
+            self.view.message = (
+                f"table {table} took back move {ply} ({taken.notation()}), but"
+                f" {made.notation()} was made since: refused, the move stays"
+            )
+            return True
+        self._undo_theirs(table)
+        return True
+
+    def _undo_theirs(self, table: str) -> None:
+        """Take back here the other table's last move, as it did: at once if this board never
+        showed it (still to carry out), else the LEDs guide the board back."""
+        carry = self.remote.carry
+        unseen = bool(carry) and carry[-1].action == self.state.history[-1]
+        if unseen:
+            carry.pop()
+        self.remote.taking_back = table
+        try:
+            self._undo(unseen)
+        finally:
+            self.remote.taking_back = ""
+        self.view.last = f"at table {table}: {self.view.last}"
+        if carry:
+            self.view.synced = False
+            if self.seen is not None:
+                self._resync(self.seen)
+
+    def _taken_back_here(self, data: Any) -> bool:
+        """``data`` (a move of a seat played here) is the move last taken back here: the other
+        table refused the take-back (a move was made there since) and still holds it."""
+        taken = self.game.taken_back()
+        return taken is not None and json.loads(json.dumps(taken.to_json())) == data
+
+    def _restored_words(self, table: str, beyond: list[Any]) -> str:
+        """What to say when the other table's moves beyond ours put back a move taken back here
+        ("" when they do not)."""
+        if not beyond or not self._taken_back_here(beyond[0]):
+            return ""
+        return f"table {table} refused the take-back (a move was made there since)"
 
     def _disagreement(self, table: str, index: int, ours: Any, theirs: Any) -> str:
         """The first move the two records differ at, in words."""

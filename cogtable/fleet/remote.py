@@ -5,8 +5,9 @@
 tables. Each table publishes its record of the game on
 ``cogtable/v1/<venue>/<table>/play`` (retained, QoS 1): the game, the seats it
 plays, every journaled action of the game in progress as the journal's JSON
-(a game whose actions are public: Kogworks), and why it stopped the game, if
-it did. Each subscribes to the other's, and every message becomes a typed
+(a game whose actions are public: Kogworks), the move of a seat played there
+that it took back last (while no move came after it), and why it stopped the
+game, if it did. Each subscribes to the other's, and every message becomes a typed
 input on the runtime's queue (:class:`~cogtable.inputs.RemoteRecord`,
 :class:`~cogtable.inputs.RemoteStopped`): the controller thread compares the
 records and journals, guides or stops (:mod:`cogtable.table_remote`).
@@ -34,7 +35,7 @@ from cogtable.errors import UserError
 from cogtable.fleet.connection import BrokerConnection, BrokerUnavailable
 from cogtable.fleet.settings import FleetSettings
 from cogtable.fleet.topics import ROOT
-from cogtable.inputs import Input, RemotePartner, RemoteRecord, RemoteStopped
+from cogtable.inputs import Input, RemotePartner, RemoteRecord, RemoteStopped, RemoteTakeBack
 from cogtable.journal import JOURNAL_NAME, Journal, JournalError
 from cogtable.table_status import TableStatus
 from hardware.broker import ID_EXPECTED, BrokerUrl, parse_broker_url
@@ -102,6 +103,8 @@ class Record:
     actions: tuple[Any, ...]
     finished: bool
     stopped: str
+    taken_back: RemoteTakeBack | None = None
+    """The move of a seat played here that was taken back last, while no move came after it."""
 
     def payload(self, table: str, seats: tuple[int, ...]) -> bytes:
         """The retained message."""
@@ -112,6 +115,9 @@ class Record:
             "actions": list(self.actions),
             "finished": self.finished,
             "stopped": self.stopped,
+            "taken_back": None
+            if self.taken_back is None
+            else {"ply": self.taken_back.ply, "action": self.taken_back.action},
         }
         return json.dumps(data, separators=(",", ":")).encode()
 
@@ -217,21 +223,28 @@ class RemoteSeats:
             return None
         key = (game_id, status.ply, status.last, status.stopped)
         if key != self.read_at or self.record is None:
-            actions = self._actions(game_id)
-            if actions is None:
+            read = self._actions(game_id)
+            if read is None:
                 return None
-            self.record = Record(status.game, actions, status.outcome is not None, status.stopped)
+            actions, back = read
+            finished = status.outcome is not None
+            self.record = Record(status.game, actions, finished, status.stopped, back)
             self.read_at = key
         return self.record.payload(self.settings.table, self.seats)
 
-    def _actions(self, game_id: int) -> tuple[Any, ...] | None:
+    def _actions(self, game_id: int) -> tuple[tuple[Any, ...], RemoteTakeBack | None] | None:
+        """The game's actions as JSON and the last take-back of a seat played here, if any."""
         try:
             with Journal(self.table.state_dir / JOURNAL_NAME, read_only=True) as journal:
                 record = journal.record(game_id)
+                taken = journal.taken_back(game_id)
         except JournalError as error:
             log.warning("the journal cannot be read for table %s: %s", self.other, error)
             return None
-        return tuple(action.to_json() for action in record.actions)
+        back = None
+        if taken is not None and taken.action.player in self.seats:
+            back = RemoteTakeBack(taken.ply, _json(taken.action.to_json()))
+        return tuple(_json(action.to_json()) for action in record.actions), back
 
     # -- paho's thread ------------------------------------------------------------------------
 
@@ -254,6 +267,8 @@ def remote_input(
         theirs = [int(seat) for seat in data.get("seats", [])]
         game, actions = str(data["game"]), tuple(data["actions"])
         finished = bool(data.get("finished"))
+        back = data.get("taken_back")
+        taken_back = None if back is None else RemoteTakeBack(int(back["ply"]), back["action"])
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         log.warning("table %s sent a record that cannot be read: %s", other, error)
         return None
@@ -262,7 +277,12 @@ def remote_input(
         return RemoteStopped(other, f"both tables play seat {both[0] + 1}")
     if stopped:
         return RemoteStopped(other, stopped)
-    return RemoteRecord(other, game, actions, finished)
+    return RemoteRecord(other, game, actions, finished, taken_back)
+
+
+def _json(data: Any) -> Any:
+    """``data`` as JSON reads it back (lists, not tuples): compared with the other table's."""
+    return json.loads(json.dumps(data))
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cogtable.inputs import ButtonPressed, RemotePartner, RemoteRecord, RemoteStopped
+from cogtable.inputs import RemotePartner, RemoteRecord, RemoteStopped
 from cogtable.journal import Journal
 from cogtable.table import GameTable
 from cogtable.tables.base import WHITE, Scene, Verdict
@@ -145,15 +145,6 @@ def test_a_disagreement_stops_the_game_with_the_reason(tmp_path: Path) -> None:
     assert len(blue.state.history) == before, "a stopped game takes no move"
     red.handle(RemoteStopped("blue", stopped), 5.0)
     assert "blue stopped the game" in red.status().stopped
-
-
-def test_a_take_back_is_refused_in_a_shared_game(tmp_path: Path) -> None:
-    red, _ = make_table(tmp_path / "red.sqlite3", here=0)
-    start = adapter.pieces_of(red.state)
-    red.handle(settled({**start, peg_at(8, 0): "red"}), 1.0)
-    red.handle(ButtonPressed("undo", seat=0, held=True), 2.0)
-    assert len(red.state.history) == 1
-    assert "no take-back" in red.status().message
 
 
 def test_the_leds_show_a_move_to_carry_out() -> None:
