@@ -307,7 +307,7 @@ class PartsReader:
         self.look = look
         self._classifier = classifier
         self._letter_floor = letter_floor
-        self._finder = MarkerFinder(m.id for layout in layouts for m in layout.markers)
+        self._finder = MarkerFinder((m.id for layout in layouts for m in layout.markers), layouts)
         self._memory = _LetterMemory(remember_letters)
         self._models = tuple(_PartModel(layout, look) for layout in self.layouts)
 
