@@ -36,7 +36,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from cogtable.inputs import RemotePartner, RemoteRecord, RemoteStopped, RemoteTakeBack
 from cogtable.journal import REMOTE
@@ -44,6 +44,16 @@ from cogtable.tables.base import TableAdapter, Verdict
 from games.core import CHANCE, Action, BadRecord, State, decode, load_game, replay
 
 log = logging.getLogger(__name__)
+SHARED_GAMES: Final = frozenset({"kogworks"})
+"""Games whose whole record may go to the other table: every move public, no draw or roll."""
+NOT_SHARED: Final = {
+    "cog": "its letters are drawn from a bag at one table and its VPs are secret, and its"
+    " record would carry both to the other table",
+    "commissars": "its hands are secret, and its record would show them to the other table",
+    "cookie": "its roles and hands are secret, and its record would show them to the other table",
+}
+"""Why each other game cannot be played across two tables (a game not named here cannot
+either: its record was not checked)."""
 REMOTE_SOURCE = REMOTE
 """The journal's source of a move made at the other table (the journal keeps its table's id)."""
 
@@ -94,6 +104,10 @@ class RemotePlay:
         """Handle one of the other table's inputs."""
         if isinstance(item, RemotePartner):
             self.remote.table, self.remote.seats = item.table, tuple(item.seats)
+            refusal = shared_refusal(self.game_name)
+            if refusal:
+                self.stop_shared(refusal)
+                return
             self._recall_carry()
         elif isinstance(item, RemoteStopped):
             self.stop_shared(f"table {item.table} stopped the game: {item.reason}")
@@ -331,3 +345,11 @@ class RemotePlay:
         except (BadRecord, TypeError, ValueError, KeyError):
             here, there = "one move", "another"
         return f"the tables disagree at move {index + 1}: {here} here, {there} at table {table}"
+
+
+def shared_refusal(game: str) -> str:
+    """Why ``game`` cannot be played across two tables, in one line ("": it can)."""
+    if game in SHARED_GAMES:
+        return ""
+    why = NOT_SHARED.get(game, "its record was not checked for secrets")
+    return f"{game} cannot be played across two tables: {why}"

@@ -37,6 +37,7 @@ from cogtable.fleet.settings import FleetSettings
 from cogtable.fleet.topics import ROOT
 from cogtable.inputs import Input, RemotePartner, RemoteRecord, RemoteStopped, RemoteTakeBack
 from cogtable.journal import JOURNAL_NAME, Journal, JournalError
+from cogtable.table_remote import shared_refusal
 from cogtable.table_status import TableStatus
 from hardware.broker import ID_EXPECTED, BrokerUrl, parse_broker_url
 
@@ -222,7 +223,10 @@ class RemoteSeats:
         if game_id is None:
             return None
         key = (game_id, status.ply, status.last, status.stopped)
-        if key != self.read_at or self.record is None:
+        refusal = shared_refusal(status.game)
+        if refusal:  # its record would carry secrets: only why it cannot be shared
+            self.record = Record(status.game, (), False, refusal)
+        elif key != self.read_at or self.record is None:
             read = self._actions(game_id)
             if read is None:
                 return None
