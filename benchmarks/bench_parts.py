@@ -48,7 +48,8 @@ from tests.vision.part_layouts import random_contents, table_layouts
 from vision.layout import LETTERS
 from vision.parts.letter_model import LetterModel
 from vision.parts.letters import LetterClassifier
-from vision.parts.reader import MIN_CONFIDENCE, PartsReader, TableReading
+from vision.parts.part_reading import MIN_CONFIDENCE, TableReading
+from vision.parts.reader import PartsReader
 from vision.parts.renderer import TableRenderer, TableScene
 from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import DEVELOPMENT_FONTS, HELD_OUT_FONTS
@@ -286,7 +287,7 @@ def _judged_settle(scene: TableScene, reader: PartsReader, frames, counts: Count
     needs its own certainty): committed right or wrong, and how soon after stillness."""
     from cogtable.commit_decision import StillBoardJudge
     from cogtable.place_evidence import PlaceEvidence
-    from vision.parts.reader import TILE_EVIDENCE_CLASSES
+    from vision.parts.part_reading import TILE_EVIDENCE_CLASSES
 
     def evidence(part):
         if part.tile_log_likelihood is None:

@@ -67,7 +67,9 @@ from games.cog.edition import load_edition
 from vision.layout import LETTERS, STAR, WILD
 from vision.parts.letter_model import LetterModel
 from vision.parts.letters import LetterClassifier
-from vision.parts.reader import REFERENCE, TILE_EVIDENCE_CLASSES, PartsReader
+from vision.parts.look import REFERENCE
+from vision.parts.part_reading import TILE_EVIDENCE_CLASSES
+from vision.parts.reader import PartsReader
 from vision.peg_disk.settle import SettlingFilter
 
 SEED = 9_000_000

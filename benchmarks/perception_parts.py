@@ -72,7 +72,8 @@ from games.cog.state import CogState
 from games.core import CHANCE, new_game
 from vision.layout import EMPTY, PartLayout
 from vision.parts.letter_model import LetterModel
-from vision.parts.reader import REFERENCE, PartsReader
+from vision.parts.look import REFERENCE
+from vision.parts.reader import PartsReader
 from vision.parts.renderer import PartPose, TableRenderer, TableScene, part_to_table
 from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import DEVELOPMENT_FONTS, TRAINING_FONTS
@@ -127,12 +128,27 @@ def _relit(rng, scene: TableScene) -> TableScene:
     return replace(scene, lighting=lighting)
 
 
+def _far(rng, scene: TableScene) -> TableScene:
+    """The table far from the camera (markers of 10-14 px at 720p), tilted, warm, JPEG."""
+    camera = replace(
+        scene.camera, fill=float(rng.uniform(0.6, 0.75)), tilt_deg=float(rng.uniform(10, 20))
+    )
+    sensor = Sensor(
+        noise=float(rng.uniform(2, 6)),
+        blur=float(rng.uniform(0.3, 0.8)),
+        jpeg=int(rng.integers(45, 76)),
+    )
+    lighting = replace(scene.lighting, cast=(0.75, 0.93, 1.12))
+    return replace(scene, camera=camera, sensor=sensor, lighting=lighting)
+
+
 TUNING_CONDITIONS: dict[str, Make] = {
     "plain": _plain,
     "tilted 10-20": _tilted,
     "dim": _dim,
     "noisy webcam": _noisy,
     "relit": _relit,
+    "far warm jpeg": _far,
 }
 """Our renderer's conditions (never the held-out renderer's)."""
 TUNING_FONTS = (TRAINING_FONTS[0], DEVELOPMENT_FONTS[1], TRAINING_FONTS[4], DEVELOPMENT_FONTS[3])

@@ -27,7 +27,9 @@ from vision.layout import LETTERS, STAR, WILD, PartLayout
 from vision.parts.letter_crops import CELL_SIDE, CROP_SIDE, cut_crop
 from vision.parts.letter_model import LetterModel, TaughtLetterModel
 from vision.parts.letters import LetterClassifier
-from vision.parts.reader import REFERENCE, PartReading, PartsReader, TableReading, TileSamples
+from vision.parts.look import REFERENCE
+from vision.parts.part_reading import PartReading, TableReading, TileSamples
+from vision.parts.reader import PartsReader
 from vision.parts.tile_learning import LearnedTiles, learn_tiles
 from vision.parts.tiles import TileLook
 

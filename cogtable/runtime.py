@@ -467,7 +467,8 @@ class Runtime:
         owner's taught ones, else the shipped model's and the reference set's)."""
         from dataclasses import replace
 
-        from vision.parts.reader import REFERENCE, PartsReader  # loads the letter model
+        from vision.parts.look import REFERENCE
+        from vision.parts.reader import PartsReader  # loads the letter model
 
         layouts = [region.layout for region in regions if region.layout is not None]
         letters = self.letters or letter_classifier(self.profile)

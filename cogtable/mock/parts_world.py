@@ -25,8 +25,10 @@ from typing import Any
 import numpy as np
 
 from cogtable.mock.world import FRAME_SECONDS, CameraMode, SimClock, SimulatedTime, camera_mode
+from vision.frame import OK
 from vision.layout import EMPTY, PartLayout
-from vision.parts.reader import OK, REFERENCE, PartReading, TableReading
+from vision.parts.look import REFERENCE
+from vision.parts.part_reading import PartReading, TableReading
 from vision.parts.renderer import PartPose, TableRenderer, TableScene, check_label, part_to_table
 from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import HELD_OUT_FONTS, REFERENCE_LOOK, TileLook

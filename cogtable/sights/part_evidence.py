@@ -1,7 +1,7 @@
 """One printed part's frame as evidence for the commit decision, every place of it.
 
 The parts reader gives calibrated evidence for tile places
-(:attr:`vision.parts.reader.PartReading.tile_log_likelihood`: the colour vote and the letter
+(:attr:`vision.parts.part_reading.PartReading.tile_log_likelihood`: the colour vote and the letter
 model's probabilities). Cog spaces, pawn spaces and dice it reads by a label and a
 confidence only; they are not dropped: :class:`PartEvidence` turns each into log
 likelihoods over the classes of its kind (the label read at 0, every other class of the
@@ -22,7 +22,8 @@ import numpy as np
 
 from cogtable.place_evidence import PlaceEvidence
 from vision.layout import DIE_LABELS, EMPTY, LETTERS, PartLayout, pawn_label
-from vision.parts.reader import REFERENCE, TILE_EVIDENCE_CLASSES, PartReading
+from vision.parts.look import REFERENCE
+from vision.parts.part_reading import TILE_EVIDENCE_CLASSES, PartReading
 
 PIECES = REFERENCE.piece_names()
 """The cog and pawn colours the reader names."""

@@ -25,7 +25,7 @@ from cogtable.inputs import BoardSettled, BoardUnsettled
 from cogtable.sights.camera import CameraPart, Offer
 from cogtable.sights.part_evidence import PartEvidence
 from cogtable.tables.base import CameraRegion
-from vision.parts.reader import TableReading
+from vision.parts.part_reading import TableReading
 from vision.peg_disk.overlay import draw_parts_reading
 from vision.peg_disk.settle import BoardState, SettlingFilter
 

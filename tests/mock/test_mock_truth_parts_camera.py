@@ -8,7 +8,7 @@ from cogtable.mock.parts_world import PartsWorld
 from cogtable.tables import adapter_for
 from games.core import new_game
 from vision.layout import EMPTY
-from vision.parts.reader import PartReading
+from vision.parts.part_reading import PartReading
 from vision.peg_disk.settle import SettlingFilter
 
 LETTERS_TRIED = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

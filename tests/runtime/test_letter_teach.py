@@ -26,7 +26,8 @@ from cogtable.tables import adapter_for
 from hardware.profile import load_profile
 from vision.layout import STAR, WILD
 from vision.parts.letter_model import LetterModel, TaughtLetterModel
-from vision.parts.reader import REFERENCE, PartsReader
+from vision.parts.look import REFERENCE
+from vision.parts.reader import PartsReader
 from vision.parts.tiles import DEVELOPMENT_LOOKS, REFERENCE_LOOK
 
 LAYOUTS = [r.layout for r in adapter_for("cog").camera_regions() if r.layout is not None]

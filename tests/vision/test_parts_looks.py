@@ -14,7 +14,9 @@ import pytest
 from tests.vision.part_layouts import random_contents, table_layouts
 from vision.layout import LETTERS, STAR, WILD
 from vision.parts.colours import INKED, ink_doubt, washed_out
-from vision.parts.reader import MIN_CONFIDENCE, REFERENCE, TILE_EVIDENCE_CLASSES, PartsReader
+from vision.parts.look import REFERENCE
+from vision.parts.part_reading import MIN_CONFIDENCE, TILE_EVIDENCE_CLASSES
+from vision.parts.reader import PartsReader
 from vision.parts.renderer import TableRenderer
 from vision.parts.table_scenes import random_table_scene
 from vision.parts.tiles import (

@@ -23,10 +23,12 @@ from tests.vision.part_layouts import (
     random_contents,
     table_layouts,
 )
+from vision.frame import BAD_FRAME, NO_BOARD, NO_CAMERA
 from vision.layout import LETTERS, PartLayout
 from vision.markers import dictionary, project
 from vision.part_sheet import PAPER_BGR, draw_part, sheet_matrix
-from vision.parts.reader import BAD_FRAME, NO_BOARD, NO_CAMERA, PartsReader, TableReading
+from vision.parts.part_reading import TableReading
+from vision.parts.reader import PartsReader
 from vision.parts.renderer import (
     TableRenderer,
     TableScene,
@@ -414,7 +416,7 @@ class Probable(FakeClassifier):
 
 
 def test_each_tile_place_has_per_frame_log_likelihoods_of_every_class_for_the_decision() -> None:
-    from vision.parts.reader import TILE_EVIDENCE_CLASSES
+    from vision.parts.part_reading import TILE_EVIDENCE_CLASSES
 
     reader = PartsReader(LAYOUTS, classifier=Probable(), letter_floor=0.5)
     scene = scene_for(SEEDS + 960, fill=0.6)

@@ -35,8 +35,8 @@ import numpy as np
 from vision.layout import DIE_LABELS, EMPTY, STAR, TILE_LABELS, PartLayout, Place, pawn_colours
 from vision.markers import project
 from vision.part_sheet import draw_part, sheet_matrix
+from vision.parts.look import REFERENCE, PartsLook
 from vision.parts.photo import draw_hand, light, sense, table_in_view
-from vision.parts.reader import REFERENCE, PartsLook
 from vision.parts.sprites import Stamp, die_sprite, gear_sprite, pawn_sprite, stamp_on
 from vision.parts.tiles import TRAINING_FONTS, Font, draw_tile
 from vision.peg_disk.renderer import (

@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.layout import PartLayout
 from vision.part_sheet import PAPER_BGR
-from vision.parts.reader import REFERENCE, PartsLook
+from vision.parts.look import REFERENCE, PartsLook
 from vision.parts.renderer import PartPose, TableScene
 from vision.parts.tiles import TRAINING_FONTS, Font
 from vision.peg_disk.renderer import Camera, Lighting, Sensor

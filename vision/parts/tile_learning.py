@@ -27,7 +27,7 @@ from vision.parts.colours import (
     squared_distance_each,
     token_like_face,
 )
-from vision.parts.reader import TileSamples
+from vision.parts.part_reading import TileSamples
 from vision.parts.tiles import REFERENCE_LOOK, TileLook
 from vision.peg_disk.colour import LUMINANCE_WEIGHT
 

@@ -151,7 +151,7 @@ def draw_parts_reading(frame: np.ndarray, table_reading, layouts) -> np.ndarray:
     confidence; markers found are outlined green; each part's status and
     message, and the frame's, are written at the top left.
     """
-    from vision.parts.reader import MIN_CONFIDENCE as PART_MIN_CONFIDENCE
+    from vision.parts.part_reading import MIN_CONFIDENCE as PART_MIN_CONFIDENCE
 
     image = frame.copy()
     lines = [table_reading.status + (f": {table_reading.message}" if table_reading.message else "")]
