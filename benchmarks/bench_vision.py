@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
 from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
-from vision.peg_disk.renderer import HeldCog, Look, Renderer, random_hand, random_lamp, random_scene
+from vision.peg_disk.renderer import HeldCog, Renderer, random_hand, random_lamp, random_scene
 from vision.peg_disk.scene_conditions import (
     CONDITIONS,
     HELD_OUT,
@@ -62,6 +62,7 @@ from vision.peg_disk.scene_conditions import (
     random_position,
 )
 from vision.peg_disk.settle import SettlingFilter
+from vision.peg_disk.sprites import Look
 
 SEEDS = 900_000
 SIZES = ((640, 480), (1280, 720), (1920, 1080))

@@ -49,6 +49,7 @@ from benchmarks.bench_perception import (
     first_commit,
     seconds_of,
 )
+from benchmarks.peg_disk_hands import Truth, arm_frames
 from cogtable.commit_decision import ExplanationKind, StillBoardJudge
 from cogtable.place_evidence import evidence_of_reading
 from cogtable.tables.kogworks.explain import explanations
@@ -58,22 +59,17 @@ from vision.peg_disk.geometry import BoardGeometry, Position, start_position
 from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import (
-    HELD_OUT_LOOK,
-    REFERENCE_LOOK,
     Glare,
-    Hand,
-    HeldCog,
     Lighting,
     Renderer,
     Scene,
     Sensor,
-    random_hand,
     random_lamp,
     random_scene,
 )
+from vision.peg_disk.sprites import HELD_OUT_LOOK, REFERENCE_LOOK
 
 GEOMETRY = BoardGeometry()
-HAND_FRAMES = 3
 BEFORE_FRAMES = 9
 """Still frames of the board before a hand comes (the table commits it first, as in play)."""
 WITHOUT_DECISION = os.environ.get("PERCEPTION_WITHOUT_DECISION") == "1"
@@ -261,6 +257,9 @@ class Shown:
     image: np.ndarray
     busy: bool
     position: Position
+    covered: bool | None = None
+    """A peg covered in this frame (None: as ``busy``): a still window holding such a frame
+    may not be committed."""
 
 
 class Source:
@@ -319,57 +318,19 @@ class TuningSource(Source):
     def handled(self, table: Table, before: Position, after: Position):
         look, scene = self._scene(table, after)
         renderer = self.renderers[look]
+        truth = Truth(GEOMETRY)
         still_before = replace(scene, position=before)
         for k in range(BEFORE_FRAMES):
+            truth.see(still_before)
             yield Shown(renderer.render(still_before, table.seed * 64 + 50 + k)[0], False, before)
         rng = np.random.default_rng(table.seed + 7)
-        for k, (shown, position) in enumerate(_arm_frames(scene, before, after, rng)):
-            yield Shown(renderer.render(shown, table.seed * 64 + 30 + k)[0], True, position)
-        for image in self.still(table, after):
-            yield Shown(image, False, after)
-
-
-def _arm_frames(scene: Scene, before: Position, after: Position, rng: np.random.Generator):
-    """A move made by hand, frame by frame (scene, what the pegs hold): the arm comes in over
-    the board towards the peg the move fills, holds the cog above it, sets it down (the
-    fingers still on it) and goes (:data:`ARM_PHASES`); a move that fills no peg is a hand
-    over the board for :data:`HAND_FRAMES` frames."""
-    filled = [peg for peg in after if after[peg] is not None and before.get(peg) != after[peg]]
-    if not filled:
-        return [(replace(scene, hand=random_hand(rng, GEOMETRY)), after)] * HAND_FRAMES
-    peg = filled[int(rng.integers(len(filled)))]
-    target = np.array(GEOMETRY.peg_position(peg))
-    angle = float(rng.uniform(0, 2 * math.pi))
-    outward = np.array([math.cos(angle), math.sin(angle)])
-    size = float(rng.uniform(0.85, 1.15))
-    held = HeldCog(peg, str(after[peg]), scale=float(rng.uniform(1.15, 1.35)))
-    frames = []
-    for phase, reach in ARM_PHASES:
-        palm = target + outward * (PALM_FROM_PEG + reach * GEOMETRY.disk_radius)
-        hand = Hand((float(palm[0]), float(palm[1])), math.degrees(angle), size)
-        holding = phase == "holding"
-        shown = replace(scene, hand=hand, held=held if holding else None)
-        frames.append((shown, before if phase in ("coming", "holding") else after))
-    return frames
-
-
-ARM_PHASES = (
-    ("coming", 0.9),
-    ("coming", 0.5),
-    ("coming", 0.2),
-    ("holding", 0.0),
-    ("holding", 0.0),
-    ("holding", 0.0),
-    ("down", 0.0),
-    ("down", 0.0),
-    ("going", 0.3),
-    ("going", 0.7),
-)
-"""A hand's move, frame by frame: the phase and the palm's distance beyond its place over the
-peg, in disk radii (coming in; holding the cog above the peg; the cog down, fingers on it;
-going)."""
-PALM_FROM_PEG = 70.0
-"""Millimetres from the peg to the palm: the fingers (95 mm) reach over the peg."""
+        moves = arm_frames(scene, before, after, rng, geometry=GEOMETRY, look=look)
+        for k, (shown, position) in enumerate(moves):
+            image = renderer.render(shown, table.seed * 64 + 30 + k)[0]
+            seen = truth.see(shown)
+            yield Shown(image, seen.busy, position, seen.covered)
+        for k, image in enumerate(self.still(table, after)):
+            yield Shown(image, k == 0, after, False)
 
 
 class HeldOutSource(Source):
@@ -477,7 +438,16 @@ def _row(source: Source, condition: str, size, *, boards: int, first: int, reade
     return row
 
 
-def _pipeline(reader: BoardReader, board: Board):
+@dataclass(frozen=True)
+class Step:
+    """The table's answer to one frame: what it committed (None: nothing new), and how many
+    frames its still window held (the frames the commit was judged on)."""
+
+    committed: object | None
+    window: int
+
+
+def _pipeline(reader: BoardReader, board: Board) -> Callable[[np.ndarray], Step]:
     """The table's camera path for one board: a settling filter with the commit decision."""
     from vision.peg_disk.settle import SettlingFilter
 
@@ -487,10 +457,11 @@ def _pipeline(reader: BoardReader, board: Board):
         judge = StillBoardJudge(lambda: board.explained, evidence_of_reading)
     settle = SettlingFilter(window=WINDOW_S, clock=clock, judge=judge)
 
-    def step(image: np.ndarray) -> object | None:
+    def step(image: np.ndarray) -> Step:
         status = settle.update(reader.read(image))
         clock.tick()
-        return dict(status.committed) if status.new_commit else None
+        committed = dict(status.committed) if status.new_commit else None
+        return Step(committed, round(status.still_for * FPS) + 1)
 
     return step
 
@@ -499,28 +470,36 @@ def _still(row: Row, reader: BoardReader, board: Board, images: Iterator[np.ndar
     """A still board from its first frame: when it is committed, and whether rightly."""
     step = _pipeline(reader, board)
     frames = math.ceil(GIVE_UP_S * FPS)
-    index, committed = first_commit(lambda k: step(next(images)), frames)
+    index, committed = first_commit(lambda k: step(next(images)).committed, frames)
     row.still(seconds_of(index), committed is not None and committed != board.shown)
 
 
 def _after_hand(row: Row, reader: BoardReader, board: Board, frames: Iterator[Shown]) -> None:
-    """The board still, then a hand over it changes it and leaves: commits while the hand was
-    over the board, commits of anything but what the pegs held, and the time from the hand
-    leaving the board (its last frame over it) to the board it left being committed."""
+    """The board still, then a hand over it changes it and leaves: commits made on a frame
+    with the hand over the board or judged on a still window with a peg covered, commits of
+    anything but what the pegs held, and the time from the hand leaving the board (its last
+    frame over it) to the board it left being committed."""
     step = _pipeline(reader, board)
     under = wrong = 0
-    came = False
+    busy: list[bool] = []
+    covered: list[bool] = []
     left: int | None = None
     current = None
     for count, shown in enumerate(frames):
-        committed = step(shown.image)
+        answer = step(shown.image)
+        busy.append(shown.busy)
+        covered.append(shown.busy if shown.covered is None else shown.covered)
+        committed = answer.committed
         current = committed if committed is not None else current
+        if committed is not None and (shown.busy or any(covered[-answer.window :])):
+            under += 1
+            if os.environ.get("PERCEPTION_SHOW_UNDER"):
+                print(f"    under a hand: frame {count}, window {answer.window}", flush=True)
         if shown.busy:
-            under += committed is not None
-            came, left = True, None
+            left = None
             continue
         wrong += committed is not None and committed != shown.position
-        if not came:
+        if not any(busy):
             continue
         left = count if left is None else left
         if current == board.shown:
@@ -539,7 +518,7 @@ def _illegal(row: Row, reader: BoardReader, board: Board, images: Iterator[np.nd
     step = _pipeline(reader, board)
     as_legal = wrong = False
     for _ in range(math.ceil(LIMIT_S * FPS)):
-        committed = step(next(images))
+        committed = step(next(images)).committed
         if committed is not None:
             as_legal |= any(committed == legal for legal in board.legal)
             wrong |= committed != board.shown

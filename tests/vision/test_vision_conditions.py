@@ -13,7 +13,7 @@ import pytest
 
 from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
-from vision.peg_disk.renderer import Look, Renderer
+from vision.peg_disk.renderer import Renderer
 from vision.peg_disk.scene_conditions import (
     CONDITIONS,
     HELD_OUT,
@@ -21,6 +21,7 @@ from vision.peg_disk.scene_conditions import (
     calibration_scene,
     look_of,
 )
+from vision.peg_disk.sprites import Look
 
 SEEDS = 800_000
 SIZE = (1280, 720)

@@ -15,7 +15,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.peg_disk.renderer import _gear_outline
+from vision.peg_disk.sprites import gear_outline
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def gear_sprite(diameter: int, bgr: tuple[int, int, int], turn: int) -> np.ndarr
     size = math.ceil(2 * outer + 4) | 1
     mid = size // 2
     alpha = np.zeros((size, size), np.float32)
-    cv2.fillPoly(alpha, [_gear_outline(outer, mid, turn)], 1.0, cv2.LINE_AA)
+    cv2.fillPoly(alpha, [gear_outline(outer, mid, turn)], 1.0, cv2.LINE_AA)
     ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - mid
     shade = 1.0 - 0.2 * (xs + ys) / (math.sqrt(2) * outer)
     rim = cv2.erode(alpha, np.ones((3, 3), np.uint8), iterations=max(1, round(0.09 * outer)))

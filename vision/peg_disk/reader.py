@@ -89,6 +89,10 @@ MIN_SECOND_DISTANCE = 0.2
 that both fit, as clipped channels allow, give no margin)."""
 COG_DISTANCE = 0.3
 """Colour distance from a peg's empty colour beyond which it is sampled as a cog."""
+EDGE_RING = 0.36
+"""Radius (peg pitches) of a ring of points towards the edge of every peg's place (inside a
+cog's teeth), watched only for change from frame to frame (a finger over the edge of a cog
+that the other points miss)."""
 SHADE_PER_COG = 0.12
 """How much darker (log) an empty peg may look for each cog next to it (their shade), when
 calibration could not measure it (:attr:`vision.peg_disk.calibration.Calibration.shade`)."""
@@ -123,7 +127,10 @@ class BoardReader:
             self._pegs[:, None, :] + np.concatenate([offsets, centres])[None]
         ).reshape(-1, 2)
         self.rim = RimModel(self.geometry, self._pegs, self.calibration.rim)
-        self._points = np.concatenate([self._peg_points, self.rim.points])
+        self._edge_points = (self._pegs[:, None, :] + ring(EDGE_RING * pitch, 12)[None]).reshape(
+            -1, 2
+        )
+        self._points = np.concatenate([self._peg_points, self.rim.points, self._edge_points])
         self._search = search_offsets(pitch)
         self._last_parallax: tuple[np.ndarray, Parallax] | None = None
         self._hub_rings = np.concatenate([ring(HUB_RING * pitch, 8), ring(BODY_RING * pitch, 8)])
@@ -221,8 +228,9 @@ class BoardReader:
                 NO_BOARD, "the board is partly outside the picture", markers=markers or {}
             )
         per_peg = len(PEGS) * (self._samples_per_peg + self._centre_points)
-        pegs = values[:per_peg].reshape(len(PEGS), -1, 3)
-        board = self.rim.board(values[per_peg:])
+        rim_end = per_peg + len(self.rim.points)
+        pegs = plane = values[:per_peg].reshape(len(PEGS), -1, 3)
+        board = self.rim.board(values[per_peg:rim_end])
         colour = peg_colour(pegs[:, : self._samples_per_peg], board)
         cogs = self._likely_cogs(colour)
         parallax = self._steady_parallax(image, homography, cogs, board.rim.outliers >= 2)
@@ -256,7 +264,15 @@ class BoardReader:
             log_likelihood=likelihood,
             unseen=unseen,
             rim_shape=board.rim.residual,
+            samples=self._watched(plane, values[rim_end:]),
         )
+
+    def _watched(self, plane: np.ndarray, edges: np.ndarray) -> np.ndarray:
+        """The points the settling filter watches for change, per peg (55, 28, 3): its colour
+        rings on the board plane and its edge ring (not its centre: a pin or hub is small, and
+        a point on its edge changes with the least jitter of the markers)."""
+        colour = plane[:, : self._samples_per_peg]
+        return np.concatenate([colour, edges.reshape(len(PEGS), -1, 3)], axis=1)
 
     def _shaded_empty(self, difference: np.ndarray, colour: PegColour) -> np.ndarray:
         """Differences from the classes (..., 55, 4, 3), an empty peg's darkening by the shade

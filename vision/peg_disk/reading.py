@@ -43,7 +43,9 @@ class Reading:
     hand, a held cog). A commit decision sums them over a still board's frames
     (:mod:`cogtable.commit_decision`); the labels are their per-frame best.
     ``rim_shape`` (72, 3) is the rim less the smooth light through it: a shadow
-    on the rim keeps its shape when the room's light changes.
+    on the rim keeps its shape when the room's light changes. ``samples`` (55, 28, 3) are the
+    pixels (BGR) at every peg's colour and edge points on the board plane, which the filter
+    compares frame to frame (:func:`vision.peg_disk.settle.points_changed`).
     """
 
     status: str
@@ -64,6 +66,7 @@ class Reading:
     log_likelihood: np.ndarray | None = None
     unseen: np.ndarray | None = None
     rim_shape: np.ndarray | None = None
+    samples: np.ndarray | None = None
 
     classes: ClassVar[tuple[str | None, ...]] = (None, "red", "blue", "gold")
     """The classes of :attr:`log_likelihood`'s columns: empty, then each cog colour."""

@@ -6,8 +6,9 @@ shading and drop shadows, a tilted and rotated camera, lighting gradients,
 colour casts, sensor noise, blur, JPEG artefacts, and optionally a hand and arm
 over the board or a cog held above a peg. Cogs may stand above the board (their
 tops seen where a tilted camera sees that height: a parallax), bright light may
-clip and glint, a bump may blur the frame along a line. A :class:`Look` says how
-the set is drawn; :data:`HELD_OUT_LOOK` draws it differently (other paints and
+clip and glint, a bump may blur the frame along a line. A
+:class:`~vision.peg_disk.sprites.Look` says how the set is drawn;
+:data:`vision.peg_disk.sprites.HELD_OUT_LOOK` draws it differently (other paints and
 wood, bright metal pins and hubs, other gears), for measuring a reader that was
 never tuned on it.
 
@@ -28,74 +29,24 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.markers import marker_image, project
+from vision.markers import project
 from vision.peg_disk.geometry import (
     PEGS,
     BoardGeometry,
     Position,
     board_to_sheet_pixels,
 )
+from vision.peg_disk.sprites import (
+    REFERENCE_LOOK,
+    Look,
+    cog_sprite,
+    composite,
+    darken,
+    empty_board,
+)
 
-COLOURS_BGR = {
-    "red": (40, 45, 200),
-    "blue": (190, 90, 35),
-    "gold": (40, 175, 225),
-}
-"""Cog paint colours (BGR) on the reference set."""
-BOARD_BGR = (165, 198, 222)
-SHEET_BGR = (232, 234, 236)
 TABLE_BGR = (40, 62, 92)
 SKIN_BGR = (125, 155, 205)
-PEG_BGR = (70, 70, 75)
-
-BGR = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class Look:
-    """How the set is drawn: paints, wood, pins, cog hubs, gear teeth and marker ink.
-
-    ``hub`` and ``hole`` are the colours of a cog's hub ring and the hole at
-    its centre; None draws them as dark shades of the cog's paint.
-    """
-
-    board: BGR = BOARD_BGR
-    sheet: BGR = SHEET_BGR
-    red: BGR = COLOURS_BGR["red"]
-    blue: BGR = COLOURS_BGR["blue"]
-    gold: BGR = COLOURS_BGR["gold"]
-    pin: BGR = PEG_BGR
-    hub: BGR | None = None
-    hole: BGR | None = None
-    teeth: int = 12
-    grain: float = 6.0
-    ink: int = 15
-    shadow: float = 0.0
-    """Depth (share of light removed) of the shadow each cog casts beside it (a low lamp)."""
-    shadow_reach: float = 0.35
-    """How far (peg pitches) a cog's cast shadow falls from it, towards +x, +y of the board."""
-
-    def paint(self, colour: str) -> BGR:
-        """The BGR paint of a cog colour."""
-        return {"red": self.red, "blue": self.blue, "gold": self.gold}[colour]
-
-
-REFERENCE_LOOK = Look()
-"""The look the reader was tuned on."""
-HELD_OUT_LOOK = Look(
-    board=(138, 176, 206),
-    sheet=(214, 222, 226),
-    red=(52, 38, 178),
-    blue=(172, 112, 48),
-    gold=(28, 150, 208),
-    pin=(196, 198, 204),
-    hub=(178, 182, 188),
-    hole=(70, 70, 72),
-    teeth=10,
-    grain=9.0,
-    ink=34,
-)
-"""A differently drawn set (bright metal pins and hubs): never used for tuning."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +92,18 @@ class Hand:
     centre: tuple[float, float]
     arm_deg: float
     size: float = 1.0
+    skin: tuple[float, float, float] | None = None
+    """Its BGR colour (None: :data:`SKIN_BGR`, varied a little): a hand or glove the colour of
+    the board is the hardest to see."""
+    sleeve: tuple[float, float, float] | None = None
+    """The arm's BGR colour beyond the wrist (None: bare, the skin's)."""
+    finger_width: float = 16.0
+    arm_width: float = 70.0
+    """Millimetres: thin fingers or a thin arm cover little of the pegs they cross."""
+    blur: float = 0.0
+    """Pixels of motion blur along the arm (a hand moving fast within the exposure)."""
+    shown: bool = True
+    """False: only its shadow falls on the board (the hand is above, out of the picture)."""
 
 
 @dataclass(frozen=True)
@@ -355,7 +318,7 @@ class Renderer:
     ) -> np.ndarray:
         """The board texture with its cogs; ``lift`` maps board mm to where cog tops appear."""
         if scale not in self._boards:
-            self._boards[scale] = _empty_board(self.geometry, scale, self.look)
+            self._boards[scale] = empty_board(self.geometry, scale, self.look)
         texture = self._boards[scale].copy()
         to_texture = board_to_sheet_pixels(self.geometry, scale)
         pegs = self.geometry.peg_positions()
@@ -369,8 +332,8 @@ class Renderer:
             turn = int(rng.integers(6))
             tint = rng.uniform(0.96, 1.04, 3)
             if lift is None:
-                sprite = _cog_sprite(self.look, self.geometry.peg_pitch, scale, colour, turn)
-                _composite(texture, sprite, centre, tint)
+                sprite = cog_sprite(self.look, self.geometry.peg_pitch, scale, colour, turn)
+                composite(texture, sprite, centre, tint)
             else:
                 self._lifted_cog(
                     texture,
@@ -385,14 +348,14 @@ class Renderer:
     def _cast_shadows(self, texture, position: Position, centres, scale: float) -> None:
         """Every cog's soft shadow beside it, on the board and the pegs around it."""
         pitch = self.geometry.peg_pitch
-        sprite = _cog_sprite(self.look, pitch, scale, "red", 0)[..., 3]
+        sprite = cog_sprite(self.look, pitch, scale, "red", 0)[..., 3]
         reach = self.look.shadow_reach * pitch * scale
         pad = math.ceil(reach) + 2
         sprite = np.pad(sprite, pad)
         shade = cv2.GaussianBlur(sprite, (0, 0), max(1.0, reach / 2)) * self.look.shadow
         for peg, centre in zip(PEGS, centres, strict=True):
             if position.get(peg) is not None:
-                _darken(texture, shade, centre + reach * np.array([0.6, 0.8]))
+                darken(texture, shade, centre + reach * np.array([0.6, 0.8]))
 
     def _lifted_cog(
         self, texture, cog, base: np.ndarray, *, scale: float, lift, to_texture
@@ -408,45 +371,68 @@ class Renderer:
         for step in (0.0, 0.35, 0.7, 1.0):
             at = base + step * (top - base)
             size = round(scale * (1 + step * (growth - 1)) * 50) / 50
-            sprite = _cog_sprite(self.look, self.geometry.peg_pitch, size, colour, turn)
+            sprite = cog_sprite(self.look, self.geometry.peg_pitch, size, colour, turn)
             shade = tint * (1.0 if step == 1.0 else 0.5 + 0.15 * step)
-            _composite(texture, sprite, project(to_texture, at[None])[0], shade)
+            composite(texture, sprite, project(to_texture, at[None])[0], shade)
 
     def _draw_held_cog(self, image: np.ndarray, held: HeldCog, homography: np.ndarray) -> None:
         """A cog above a peg: its blurred shadow on the peg, itself larger and offset."""
         peg_mm = self.geometry.peg_position(held.peg)
         ppm = _pixels_per_mm(homography, peg_mm)
         pitch = self.geometry.peg_pitch
-        sprite = _cog_sprite(self.look, pitch, ppm * held.scale, held.colour, 0).copy()
+        sprite = cog_sprite(self.look, pitch, ppm * held.scale, held.colour, 0).copy()
         shadow = cv2.GaussianBlur(sprite[..., 3], (0, 0), 2 + held.blur)
         at = project(homography, np.array([peg_mm]))[0]
-        _darken(image, shadow * 0.4, at)
+        darken(image, shadow * 0.4, at)
         sprite = cv2.GaussianBlur(sprite, (0, 0), held.blur)
         moved = (peg_mm[0] + held.offset[0], peg_mm[1] + held.offset[1])
-        _composite(image, sprite, project(homography, np.array([moved]))[0], np.ones(3))
+        composite(image, sprite, project(homography, np.array([moved]))[0], np.ones(3))
 
     def _draw_hand(self, image, hand: Hand, homography, rng: np.random.Generator) -> None:
-        """A skin-coloured palm, four fingers and an arm to the edge of the picture."""
-        mask = np.zeros(image.shape[:2], np.float32)
-        ppm = _pixels_per_mm(homography, hand.centre)
-        centre = project(homography, np.array([hand.centre]))[0]
-        size = hand.size * ppm
+        """A palm, four fingers and an arm to the edge of the picture (see :class:`Hand`)."""
+        mask, wrist = hand_mask(image.shape[:2], hand, homography)
+        size = hand.size * _pixels_per_mm(homography, hand.centre)
+        darken(image, _soft_shadow(mask, shift=12 * size), None)
+        if not hand.shown:
+            return
         angle = math.radians(hand.arm_deg)
-        direction = np.array([math.cos(angle), math.sin(angle)])
-        _thick_line(mask, centre, centre + direction * 4 * max(image.shape), 70 * size)
-        cv2.ellipse(
-            mask, _pt(centre), _pt((45 * size, 55 * size)), hand.arm_deg + 90, 0, 360, 1.0, -1
-        )
-        for spread in (-0.45, -0.15, 0.15, 0.45):
-            finger = -np.array([math.cos(angle + spread), math.sin(angle + spread)])
-            _thick_line(mask, centre, centre + finger * 95 * size, 16 * size)
-        mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
-        _darken(image, _soft_shadow(mask, shift=12 * size), None)
         shade = _coarse(lambda shape: 0.8 + 0.25 * _ramp(shape, angle), image.shape[:2])
-        skin = np.array(SKIN_BGR, np.float32) * rng.uniform(0.85, 1.1, 3).astype(np.float32)
+        vary = rng.uniform(0.85, 1.1, 3).astype(np.float32)
+        skin = np.array(hand.skin or SKIN_BGR, np.float32) * (1 if hand.skin else vary)
+        colour = shade[..., None] * skin
+        if hand.sleeve is not None:
+            sleeve = shade[..., None] * np.array(hand.sleeve, np.float32)
+            colour = np.where(wrist[..., None] > 0.5, sleeve, colour)
         alpha = mask[..., None]
         image *= 1 - alpha
-        image += alpha * shade[..., None] * skin
+        image += alpha * colour
+
+
+def hand_mask(
+    shape: tuple[int, int], hand: Hand, homography: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the hand is in a frame of ``shape``: its alpha (0..1, float32) and where the arm
+    beyond the wrist is (1 there), each ``shape``; motion blur smears both along the arm."""
+    mask = np.zeros(shape, np.float32)
+    ppm = _pixels_per_mm(homography, hand.centre)
+    centre = project(homography, np.array([hand.centre]))[0]
+    size = hand.size * ppm
+    angle = math.radians(hand.arm_deg)
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    far = centre + direction * 4 * max(shape)
+    wrist = np.zeros(shape, np.float32)
+    _thick_line(wrist, centre + direction * 60 * size, far, hand.arm_width * size)
+    _thick_line(mask, centre, far, hand.arm_width * size)
+    axes = _pt((45 * size, 55 * size))
+    cv2.ellipse(mask, _pt(centre), axes, hand.arm_deg + 90, 0, 360, 1.0, -1)
+    for spread in (-0.45, -0.15, 0.15, 0.45):
+        finger = -np.array([math.cos(angle + spread), math.sin(angle + spread)])
+        _thick_line(mask, centre, centre + finger * 95 * size, hand.finger_width * size)
+    mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
+    if hand.blur > 0.5:
+        kernel = _motion_kernel(hand.blur, hand.arm_deg)
+        mask, wrist = cv2.filter2D(mask, -1, kernel), cv2.filter2D(wrist, -1, kernel)
+    return mask, wrist
 
 
 def _coarse(make, shape: tuple[int, int]) -> np.ndarray:
@@ -505,115 +491,6 @@ def _pixels_per_mm(homography: np.ndarray, at: tuple[float, float]) -> float:
     p = project(homography, points)
     (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
     return float(math.sqrt(abs(ax * by - ay * bx)))
-
-
-def _empty_board(geometry: BoardGeometry, scale: float, look: Look = REFERENCE_LOOK) -> np.ndarray:
-    """The sheet, disk, pegs and markers seen from straight above, float32 BGR."""
-    width, height = (round(s * scale) for s in geometry.sheet_size)
-    texture = np.empty((height, width, 3), np.float32)
-    texture[:] = look.sheet
-    to_texture = board_to_sheet_pixels(geometry, scale)
-    centre = _pt(project(to_texture, np.zeros((1, 2)))[0])
-    radius = round(geometry.disk_radius * scale)
-    cv2.circle(texture, centre, radius, look.board, -1, cv2.LINE_AA)
-    edge = tuple(0.67 * v for v in look.board)
-    cv2.circle(texture, centre, radius, edge, max(1, round(scale)), cv2.LINE_AA)
-    noise = np.random.default_rng(7).normal(0, look.grain, (height, width))
-    grain = cv2.GaussianBlur(noise, (0, 0), 2)
-    texture += grain[..., None].astype(np.float32)
-    for peg in project(to_texture, geometry.peg_positions()):
-        cv2.circle(
-            texture,
-            _pt(peg),
-            max(1, round(0.07 * geometry.peg_pitch * scale)),
-            look.pin,
-            -1,
-            cv2.LINE_AA,
-        )
-    for marker_id in geometry.marker_ids():
-        _draw_marker(texture, geometry, marker_id, to_texture, look.ink)
-    return texture
-
-
-def _draw_marker(texture, geometry: BoardGeometry, marker_id: int, to_texture, ink: int) -> None:
-    corners = project(to_texture, geometry.marker_corners(marker_id))
-    x0, y0 = (round(v) for v in corners[0])
-    side = round(corners[2, 0] - corners[0, 0])
-    texture[y0 : y0 + side, x0 : x0 + side] = (
-        marker_image(marker_id, side)[..., None] * ((230 - ink) / 255) + ink
-    )
-
-
-@lru_cache(maxsize=256)
-def _cog_sprite(look: Look, pitch: float, scale: float, colour: str, turn: int) -> np.ndarray:
-    """A shaded gear seen from above: BGR float32 with alpha in channel 3."""
-    outer = 0.56 * pitch * scale
-    size = math.ceil(2 * outer + 4) | 1
-    mid = size // 2
-    alpha = np.zeros((size, size), np.float32)
-    cv2.fillPoly(alpha, [_gear_outline(outer, mid, turn, look.teeth)], 1.0, cv2.LINE_AA)
-    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32) - mid
-    shade = 1.0 - 0.2 * (xs + ys) / (math.sqrt(2) * outer)
-    rim = cv2.erode(
-        alpha, np.ones((3, 3), np.uint8), iterations=max(1, round(0.05 * pitch * scale))
-    )
-    shade *= 0.72 + 0.28 * rim
-    radius = np.hypot(xs, ys)
-    hub, hole = radius < 0.12 * pitch * scale, radius < 0.06 * pitch * scale
-    shade[hub] = 0.35
-    shade[hole] = 0.6
-    bgr = np.array(look.paint(colour), np.float32) * shade[..., None]
-    for inside, metal in ((hub, look.hub), (hole, look.hole)):
-        if metal is not None:
-            bgr[inside] = metal
-    return np.dstack([bgr, alpha])
-
-
-def _gear_outline(outer: float, mid: int, turn: int, teeth: int = 12) -> np.ndarray:
-    root = outer * 0.84
-    points = []
-    for tooth in range(teeth):
-        start = 2 * math.pi * (tooth + turn / 6) / teeth
-        step = 2 * math.pi / teeth
-        for fraction, radius in ((0.0, root), (0.15, outer), (0.4, outer), (0.55, root)):
-            angle = start + fraction * step
-            points.append((mid + radius * math.cos(angle), mid + radius * math.sin(angle)))
-    return np.round(np.array(points)).astype(np.int32)
-
-
-def _clip_box(shape, size: int, centre) -> tuple[slice, slice, slice, slice] | None:
-    """Destination and sprite slices of a size x size sprite centred at ``centre``."""
-    x0, y0 = round(float(centre[0])) - size // 2, round(float(centre[1])) - size // 2
-    dx0, dy0 = max(0, x0), max(0, y0)
-    dx1, dy1 = min(shape[1], x0 + size), min(shape[0], y0 + size)
-    if dx0 >= dx1 or dy0 >= dy1:
-        return None
-    return slice(dy0, dy1), slice(dx0, dx1), slice(dy0 - y0, dy1 - y0), slice(dx0 - x0, dx1 - x0)
-
-
-def _composite(image: np.ndarray, sprite: np.ndarray, centre, tint) -> None:
-    """Blend a sprite (with drop shadow) onto the image in place."""
-    box = _clip_box(image.shape, sprite.shape[0], centre)
-    if box is None:
-        return
-    ys, xs, sy, sx = box
-    alpha = sprite[sy, sx, 3:4]
-    shadow = cv2.GaussianBlur(sprite[..., 3], (0, 0), 1.5)[sy, sx, None]
-    region = image[ys, xs]
-    region *= 1 - 0.3 * shadow
-    region *= 1 - alpha
-    region += alpha * sprite[sy, sx, :3] * tint.astype(np.float32)
-
-
-def _darken(image: np.ndarray, amount: np.ndarray, centre) -> None:
-    """Multiply by (1 - amount): a sprite-sized patch at centre, or the whole frame."""
-    if centre is None:
-        image *= 1 - amount[..., None]
-        return
-    box = _clip_box(image.shape, amount.shape[0], centre)
-    if box is not None:
-        ys, xs, sy, sx = box
-        image[ys, xs] *= 1 - amount[sy, sx, None]
 
 
 def _light(image: np.ndarray, lighting: Lighting) -> np.ndarray:

@@ -5,7 +5,7 @@ tall cogs, a hand over a marker, clipped light and glints, drifted white
 balance, bright metal pins, heavy JPEG, a bump's motion blur, a hand over the
 pegs, stronger glare). The benchmark and the tests read frames of every condition in two sets:
 the *tuning* set (reference look, seeds below :data:`HELD_OUT_SEEDS`) and the
-*held-out* set (:data:`vision.peg_disk.renderer.HELD_OUT_LOOK`, seeds from
+*held-out* set (:data:`vision.peg_disk.sprites.HELD_OUT_LOOK`, seeds from
 :data:`HELD_OUT_SEEDS`), which the reader is never tuned on.
 
 >>> condition = CONDITIONS["tall cogs"]
@@ -25,18 +25,16 @@ import numpy as np
 from vision.markers import project
 from vision.peg_disk.geometry import LABELS, PEGS, BoardGeometry, Position, start_position
 from vision.peg_disk.renderer import (
-    HELD_OUT_LOOK,
-    REFERENCE_LOOK,
     Camera,
     Glare,
     Hand,
-    Look,
     Scene,
     Sensor,
     camera_homography,
     random_hand,
     random_scene,
 )
+from vision.peg_disk.sprites import HELD_OUT_LOOK, REFERENCE_LOOK, Look
 
 TUNING_SEEDS = 600_000
 """First seed of the tuning set."""

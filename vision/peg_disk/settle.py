@@ -126,6 +126,29 @@ class SettleStatus:
 RIM_CHANGE = 0.12
 """A rim point whose log colour moved more than this has changed (noise stays well below)."""
 
+POINT_CHANGE = 20.0
+"""A sample point whose value changed by more than this (grey levels) since the previous frame
+(less the change of the room's light) has changed, on a clean frame..."""
+POINT_NOISE = 6.0
+"""...or by more than this many times the median change of all points, on a noisy one."""
+LIT = 30.0
+"""Points at least this bright tell how the light on a place changed (a gain per channel)."""
+CHANGED_POINTS = 5
+"""A place with this many of its inner points changed has changed (a few: a JPEG block)."""
+EDGE_POINTS = 12
+"""The last points of a place's samples are its edge ring, in order around it."""
+LIGHT_STEP = 0.03
+"""A median gain over the places this far from 1, with the gains of :data:`LIGHT_ALIKE` of the
+places alike, is the room's light stepping, not a hand..."""
+LIGHT_ALIKE = 0.8
+"""...(a hand over many places changes each differently)..."""
+ALIKE_GAIN = 0.1
+"""...within this of it (a dark channel's gain is noisy)."""
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)
+"""Weights of B, G, R in a pixel's brightness (as JPEG keeps it, at full resolution)."""
+CLIPPED = 250
+"""A channel at or above this is clipped: its change is unknown."""
+
 STATUS_STATES = {
     NO_BOARD: BoardState.NO_MARKERS,
     NO_CAMERA: BoardState.NO_CAMERA,
@@ -203,7 +226,7 @@ class SettlingFilter:
         assert judge is not None
         if reading.covered and not reading.shaded:
             return self._restart(BoardState.COVERED, _cover_message(reading))
-        if self._moved(previous, reading) or self._frames == 0 or _rim_moved(previous, reading):
+        if self._moved(previous, reading) or self._frames == 0 or _rim_changed(previous, reading):
             self._since, self._frames = now, 1
             judge.restart()
             hidden = judge.add(reading)
@@ -262,7 +285,9 @@ class SettlingFilter:
         if previous is None or previous.features is None or reading.features is None:
             return True
         change = np.abs(reading.features - previous.features).max()
-        return bool(change > self.motion_threshold) or self._camera_moved(previous, reading)
+        if change > self.motion_threshold or self._camera_moved(previous, reading):
+            return True
+        return bool(points_changed(previous, reading).any())
 
     def _camera_moved(self, previous: SettleReading, reading: SettleReading) -> bool:
         """The image of the reading's probe points moved more than ``camera_shift`` pixels."""
@@ -272,13 +297,61 @@ class SettlingFilter:
         return bool(np.abs(after - before).max() > self.camera_shift)
 
 
-def _rim_moved(previous: SettleReading | None, reading: SettleReading) -> bool:
-    """A shaded rim that changed since the previous frame (a shadow moving: not yet still)."""
-    if not reading.shaded or reading.rim is None:
+def points_changed(previous: SettleReading, reading: SettleReading) -> np.ndarray:
+    """Per place, whether its sample points changed since the previous frame (empty when the
+    readings hold no ``samples``).
+
+    A place changed when :data:`CHANGED_POINTS` of its inner points, or three in a row of the
+    :data:`EDGE_POINTS` on its edge ring, moved beyond noise: a finger over the edge of a cog,
+    a hand passing between pegs, a held cog set down, which the place's mean colour hardly
+    shows (a compressed frame's ringing, or a cog's teeth, change points here and there).
+    The light stepping scales each channel of a place's points alike (the place's median
+    gain per channel is taken off); what is left is weighed as brightness (:data:`LUMA`: a
+    compressed frame's colour is coarse and noisy where it is saturated); a clipped point
+    has changed only if it is clearly below clipping in the other frame (a shadow on a board
+    over-exposed white). A frame whose light stepped as a whole (every place alike, by more than
+    :data:`LIGHT_STEP`) is compared no further: its colours, rim and markers say more.
+    """
+    before = getattr(previous, "samples", None)
+    after = getattr(reading, "samples", None)
+    if before is None or after is None or before.shape != after.shape:
+        return np.zeros(0, bool)
+    known = ((before < CLIPPED) & (after < CLIPPED)).all(axis=-1)
+    lit = known[..., None] & (before >= LIT)
+    gain = np.median(np.where(lit, after / np.maximum(before, 1.0), 1.0), axis=1)
+    measured = (lit.sum(axis=1) >= CHANGED_POINTS).all(axis=1)
+    if not measured.any():
+        return np.zeros(len(gain), bool)
+    step = np.median(gain[measured], axis=0)
+    alike = (np.abs(gain[measured] - step) <= ALIKE_GAIN).all(axis=1).mean() >= LIGHT_ALIKE
+    if alike and np.abs(step - 1.0).max() > LIGHT_STEP:
+        return np.zeros(len(gain), bool)
+    change = np.where(known, np.abs((after - gain[:, None] * before) @ LUMA), 0.0)
+    typical = float(np.median(change[known])) if known.any() else 0.0
+    unclipped = ((before >= CLIPPED) & (after < CLIPPED - POINT_CHANGE)) | (
+        (after >= CLIPPED) & (before < CLIPPED - POINT_CHANGE)
+    )
+    changed = (change > max(POINT_CHANGE, POINT_NOISE * typical)) | unclipped.any(axis=-1)
+    inner, edge = changed[:, :-EDGE_POINTS], changed[:, -EDGE_POINTS:]
+    arc = edge & np.roll(edge, 1, axis=1) & np.roll(edge, -1, axis=1)
+    return (inner.sum(axis=1) >= CHANGED_POINTS) | arc.any(axis=1)
+
+
+def _rim_changed(previous: SettleReading | None, reading: SettleReading) -> bool:
+    """The rim changed since the previous frame while something (a shadow, a hand) was over it
+    in either: a shadow moving, or a hand coming or going over the rim (the rim covered in one
+    frame and not in the other), is not still."""
+    if not (_over_rim(reading) or (previous is not None and _over_rim(previous))):
         return False
-    if previous is None or previous.rim is None:
+    if previous is None or previous.rim is None or reading.rim is None:
+        return True
+    if previous.covered != reading.covered:
         return True
     return not _same_rim(_rim_shape(previous), _rim_shape(reading))
+
+
+def _over_rim(reading: SettleReading) -> bool:
+    return reading.covered or reading.shaded
 
 
 def _rim_shape(reading: SettleReading) -> np.ndarray:

@@ -14,7 +14,6 @@ from games.core import load_game
 from vision.peg_disk.learning import learn
 from vision.peg_disk.reader import BoardReader
 from vision.peg_disk.renderer import (
-    REFERENCE_LOOK,
     Renderer,
     Sensor,
     random_hand,
@@ -22,6 +21,7 @@ from vision.peg_disk.renderer import (
 )
 from vision.peg_disk.scene_conditions import calibration_scene
 from vision.peg_disk.settle import BoardState, SettlingFilter
+from vision.peg_disk.sprites import REFERENCE_LOOK
 
 FPS = 15
 SHADED = replace(REFERENCE_LOOK, shadow=0.45, grain=12.0)
