@@ -360,6 +360,7 @@ def led_latencies(args: argparse.Namespace, root: Path) -> bool:
     subscriber = subscribe(broker, heard)
     profile = load_profile()
     samples: dict[str, list[float]] = defaultdict(list)
+    loads: dict[str, list[float]] = defaultdict(list)
     try:
         for round_number in range(args.rounds):
             for mode in ("off", "on"):
@@ -370,6 +371,7 @@ def led_latencies(args: argparse.Namespace, root: Path) -> bool:
                 parsed = build_parser().parse_args(argv)
                 with tempfile.TemporaryDirectory(prefix="bench-fleet-led-") as folder:
                     played = sim.play(parsed, profile, Path(folder))
+                loads[mode].append(os.getloadavg()[0])
                 samples[mode] += [seconds * 1000 for seconds in played.runtime.latencies]
     finally:
         subscriber.disconnect()
@@ -379,7 +381,8 @@ def led_latencies(args: argparse.Namespace, root: Path) -> bool:
     for mode, values in samples.items():
         print(
             f"table LED latency, publishing {mode}: median {medians[mode]:.2f} ms, "
-            f"p99 {percentile(values, 0.99):.2f} ms ({len(values)} settled frames)"
+            f"p99 {percentile(values, 0.99):.2f} ms ({len(values)} settled frames; load average "
+            f"after each run {', '.join(f'{load:.0f}' for load in loads[mode])})"
         )
     ratio = medians["on"] / medians["off"]
     print(f"publishing on / off, median: {ratio:.3f} (goal <= {LED_GOAL})")
