@@ -122,9 +122,8 @@ START = adapter.pieces_of(new_game())
 ONE = {**START, peg_at(8, 0): "red"}
 
 
-def test_the_opponents_move_arrives_and_must_be_carried_out(
-    broker: Mosquitto, tables: list[Table]
-) -> None:
+def red_moved_first(broker: Mosquitto, tables: list[Table]) -> tuple[Table, Table]:
+    """Red at t1 and Blue at t2 share a game; Red's first move is journaled at both."""
     red, blue = tables
     red.connect(broker, "t2", 0)
     blue.connect(broker, "t1", 1)
@@ -132,6 +131,13 @@ def test_the_opponents_move_arrives_and_must_be_carried_out(
         table.board(START)
     red.board(ONE)
     until(tables, lambda: len(blue.actions()) == 1, "blue journals red's move")
+    return red, blue
+
+
+def test_the_opponents_move_arrives_and_must_be_carried_out(
+    broker: Mosquitto, tables: list[Table]
+) -> None:
+    red, blue = red_moved_first(broker, tables)
     assert blue.actions() == red.actions()
     assert blue.table.view.verdict.kind == "carry-out"
     blue.board({**START, peg_at(8, 1): "red"})  # another legal placement

@@ -8,7 +8,7 @@ from cogtable.inputs import ButtonPressed
 from cogtable.journal import MoveSource
 from games.kogworks import peg_at
 from tests.fleet.mosquitto import Mosquitto
-from tests.fleet.test_fleet_remote import ONE, START, Table, tables, until
+from tests.fleet.test_fleet_remote import ONE, START, Table, red_moved_first, tables, until
 
 __all__ = ["tables"]  # the fixture, shared with test_fleet_remote
 
@@ -22,13 +22,7 @@ def undo(table: Table, seat: int) -> None:
 def test_a_move_taken_back_at_its_table_is_taken_back_at_the_other(
     broker: Mosquitto, tables: list[Table]
 ) -> None:
-    red, blue = tables
-    red.connect(broker, "t2", 0)
-    blue.connect(broker, "t1", 1)
-    for table in tables:
-        table.board(START)
-    red.board(ONE)
-    until(tables, lambda: len(blue.actions()) == 1, "blue journals red's move")
+    red, blue = red_moved_first(broker, tables)
     blue.board(ONE)
     assert blue.table.status().in_sync is True
     undo(red, 0)
@@ -51,13 +45,7 @@ def test_a_move_taken_back_at_its_table_is_taken_back_at_the_other(
 def test_a_take_back_the_other_table_cannot_follow_is_refused_and_the_move_put_back(
     broker: Mosquitto, tables: list[Table]
 ) -> None:
-    red, blue = tables
-    red.connect(broker, "t2", 0)
-    blue.connect(broker, "t1", 1)
-    for table in tables:
-        table.board(START)
-    red.board(ONE)
-    until(tables, lambda: len(blue.actions()) == 1, "blue journals red's move")
+    red, blue = red_moved_first(broker, tables)
     blue.board(ONE)
     blue.disconnect()  # blue's table is offline a while
     blue.board(TWO)  # and Blue moves
